@@ -1,0 +1,11 @@
+//! ensembl-mcp: an MCP server for Ensembl genes and transcripts.
+//!
+//! Partial: this crate is the shell that the foundation issue sets up. It has its
+//! upstream configuration (`client.rs`) and serves MCP, but no tools yet; issue #4
+//! adds them.
+
+mod client;
+mod server;
+
+pub use client::source_configs;
+pub use server::EnsemblServer;

@@ -1,0 +1,39 @@
+//! The Ensembl genes and transcripts MCP server.
+
+use lifesciences_core::rmcp::ServerHandler;
+use lifesciences_core::rmcp::model::{ServerConfig, Tool};
+use lifesciences_core::{ConfigError, HttpClient, McpServer, server_config};
+
+const INSTRUCTIONS: &str =
+    "Ensembl genes and transcripts. This server is a shell: its tools arrive with issue #4.";
+
+/// The Ensembl genes and transcripts MCP server.
+#[derive(Clone, Debug)]
+pub struct EnsemblServer {
+    /// One HTTP client per upstream, shared by every session.
+    _sources: Vec<HttpClient>,
+}
+
+impl ServerHandler for EnsemblServer {
+    fn get_info(&self) -> ServerConfig {
+        server_config::<Self>(INSTRUCTIONS, false)
+    }
+}
+
+impl McpServer for EnsemblServer {
+    const NAME: &'static str = "ensembl-mcp";
+    const TITLE: &'static str = "Ensembl genes and transcripts";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+
+    fn from_env() -> Result<Self, ConfigError> {
+        let sources = crate::client::source_configs()?
+            .into_iter()
+            .map(HttpClient::new)
+            .collect::<Result<_, _>>()?;
+        Ok(Self { _sources: sources })
+    }
+
+    fn tools() -> Vec<Tool> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,455 @@
+//! The command line every server binary shares (CONTRACT §2):
+//!
+//! ```text
+//! <bin>                              serve MCP over stdio (what MCP clients launch)
+//! <bin> serve [--http ADDR]          stdio, or Streamable HTTP at http://ADDR/mcp (+ GET /health)
+//! <bin> tools [--json]               list the tools
+//! <bin> call TOOL [JSON | k=v ...]   call one tool once, print its result as JSON
+//! <bin> --help | --version
+//! ```
+//!
+//! `call` exits 0 on success, 1 when the tool returned an error envelope (printed), 2 on a
+//! usage error. A server's `main.rs` is one line: `lifesciences_core::cli::main::<Server>()`.
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
+use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use serde_json::{Map, Value};
+
+use crate::client::ConfigError;
+use crate::serve::{self, HttpOptions, McpServer};
+
+/// Exit code: the tool returned an error envelope.
+pub const EXIT_TOOL_ERROR: u8 = 1;
+/// Exit code: the command line was wrong (unknown tool, bad arguments, bad configuration).
+pub const EXIT_USAGE: u8 = 2;
+
+#[derive(Debug, Parser)]
+#[command(disable_help_subcommand = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve MCP over stdio (the default), or over Streamable HTTP with --http.
+    Serve {
+        /// Serve Streamable HTTP on this address (MCP at /mcp, liveness at /health),
+        /// e.g. 127.0.0.1:8000.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<SocketAddr>,
+        /// Also accept this Host header (repeatable). Loopback names are always accepted;
+        /// others are refused to prevent DNS rebinding.
+        #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
+        allow_host: Vec<String>,
+    },
+    /// List the tools (name, title, one line); --json prints the full definitions.
+    Tools {
+        /// Print the full tool definitions as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Call one tool once and print its result as JSON.
+    Call {
+        /// The tool name, e.g. string_search_proteins.
+        tool: String,
+        /// Arguments: one JSON object ('{"query":"TP53"}') or key=value pairs
+        /// (query=TP53 limit=5). Values are read as JSON when the tool's schema expects
+        /// a number, boolean, list or object.
+        #[arg(value_name = "JSON | KEY=VALUE", allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
+impl Command {
+    /// Logs are for operators of a long-running server; one-shot commands stay quiet
+    /// unless RUST_LOG says otherwise.
+    fn default_log_level(command: Option<&Command>) -> &'static str {
+        match command {
+            None | Some(Command::Serve { .. }) => "info",
+            Some(_) => "warn",
+        }
+    }
+}
+
+/// The whole `main` of a server binary.
+pub fn main<S: McpServer>() -> ExitCode {
+    // Not `.lock()`: in stdio mode rmcp writes the protocol to stdout from its own task.
+    let mut stdout = std::io::stdout();
+    let cli = match parse::<S>(std::env::args_os(), &mut stdout) {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    init_tracing(Command::default_log_level(cli.command.as_ref()));
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            tracing::error!("cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(execute::<S>(cli, S::from_env, &mut stdout))
+}
+
+/// Parse and run a command line with a given server factory, writing what the user sees
+/// to `out`. `main` uses the process's arguments and stdout; tests use this directly.
+pub async fn run<S: McpServer>(
+    args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+    build: impl FnOnce() -> Result<S, ConfigError>,
+    out: &mut (dyn Write + Send),
+) -> ExitCode {
+    match parse::<S>(args, out) {
+        Ok(cli) => execute::<S>(cli, build, out).await,
+        Err(code) => code,
+    }
+}
+
+fn parse<S: McpServer>(
+    args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+    out: &mut dyn Write,
+) -> Result<Cli, ExitCode> {
+    let command = Cli::command()
+        .name(S::NAME)
+        .bin_name(S::NAME)
+        .version(S::VERSION)
+        .about(format!("{}: an MCP server", S::TITLE))
+        .after_help(
+            "Without a command, serves MCP over stdio (what MCP clients launch).\n\
+             Configuration is read from environment variables; see the README.\n\
+             Logs go to stderr; set RUST_LOG (e.g. RUST_LOG=debug) for more.",
+        );
+    let parsed = command
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    parsed.map_err(|e| {
+        use clap::error::ErrorKind;
+        match e.kind() {
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                let _ = write!(out, "{}", e.render());
+                ExitCode::SUCCESS
+            }
+            _ => {
+                let _ = e.print();
+                ExitCode::from(EXIT_USAGE)
+            }
+        }
+    })
+}
+
+async fn execute<S: McpServer>(
+    cli: Cli,
+    build: impl FnOnce() -> Result<S, ConfigError>,
+    out: &mut (dyn Write + Send),
+) -> ExitCode {
+    if let Some(Command::Tools { json }) = &cli.command {
+        return list_tools::<S>(*json, out);
+    }
+    let server = match build() {
+        Ok(server) => server,
+        Err(e) => {
+            tracing::error!("{}: configuration error: {e}", S::NAME);
+            eprint_line(&format!("{}: configuration error: {e}", S::NAME));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let outcome = match cli.command {
+        None | Some(Command::Serve { http: None, .. }) => serve::serve_stdio(server).await,
+        Some(Command::Serve {
+            http: Some(addr),
+            allow_host,
+        }) => {
+            let mut options = HttpOptions::new(addr);
+            options.extra_allowed_hosts = allow_host;
+            serve::serve_http(server, options).await
+        }
+        Some(Command::Call { tool, args }) => return call::<S>(server, &tool, &args, out).await,
+        Some(Command::Tools { .. }) => Ok(()),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{}: {e}", S::NAME);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn list_tools<S: McpServer>(json: bool, out: &mut dyn Write) -> ExitCode {
+    let tools = S::tools();
+    let written = if json {
+        serde_json::to_string_pretty(&tools)
+            .map_err(std::io::Error::other)
+            .and_then(|text| writeln!(out, "{text}"))
+    } else if tools.is_empty() {
+        writeln!(out, "{} has no tools.", S::NAME)
+    } else {
+        let width = tools.iter().map(|t| t.name.len()).max().unwrap_or(0);
+        tools.iter().try_for_each(|tool| {
+            let title = tool.title.as_deref().unwrap_or_default();
+            let line = tool
+                .description
+                .as_deref()
+                .and_then(|d| d.lines().next())
+                .unwrap_or_default();
+            writeln!(out, "{:width$}  {title}: {line}", tool.name)
+        })
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::FAILURE,
+    }
+}
+
+async fn call<S: McpServer>(
+    server: S,
+    tool_name: &str,
+    raw_args: &[String],
+    out: &mut (dyn Write + Send),
+) -> ExitCode {
+    let tools = S::tools();
+    let Some(tool) = tools.iter().find(|t| t.name == tool_name) else {
+        let names: Vec<_> = tools.iter().map(|t| t.name.as_ref()).collect();
+        eprint_line(&format!(
+            "{}: unknown tool '{tool_name}'. Tools: {}",
+            S::NAME,
+            if names.is_empty() {
+                "(none)".to_owned()
+            } else {
+                names.join(", ")
+            }
+        ));
+        return ExitCode::from(EXIT_USAGE);
+    };
+    let arguments = match parse_call_arguments(tool, raw_args) {
+        Ok(arguments) => arguments,
+        Err(message) => {
+            eprint_line(&format!("{}: {message}", S::NAME));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let result = match call_in_process(server, tool_name, arguments).await {
+        Ok(result) => result,
+        Err(message) => {
+            eprint_line(&format!("{}: {message}", S::NAME));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let printed = result_json(&result);
+    let text = serde_json::to_string_pretty(&printed).unwrap_or_else(|_| printed.to_string());
+    if writeln!(out, "{text}").is_err() {
+        return ExitCode::FAILURE;
+    }
+    if result.is_error == Some(true) {
+        ExitCode::from(EXIT_TOOL_ERROR)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Run one tool call through a real in-process MCP session, so `call` sees exactly what a
+/// client would.
+async fn call_in_process<S: McpServer>(
+    server: S,
+    tool_name: &str,
+    arguments: Map<String, Value>,
+) -> Result<CallToolResult, String> {
+    use rmcp::ServiceExt as _;
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let (server_read, server_write) = tokio::io::split(server_io);
+    let server_task = tokio::spawn(serve::serve_io(
+        server,
+        server_read,
+        server_write,
+        futures::future::pending(),
+    ));
+    let client = ().serve(client_io).await.map_err(|e| format!("cannot start the session: {e}"))?;
+    let request = CallToolRequestParams::new(tool_name.to_owned()).with_arguments(arguments);
+    let outcome = client.call_tool(request).await.map_err(|e| e.to_string());
+    let _ = client.cancel().await;
+    server_task.abort();
+    outcome
+}
+
+/// What `call` prints: the structured content when there is one (the result object or
+/// the error envelope), else the text content.
+fn result_json(result: &CallToolResult) -> Value {
+    if let Some(structured) = &result.structured_content {
+        return structured.clone();
+    }
+    let texts: Vec<Value> = result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| Value::String(t.text.clone())))
+        .collect();
+    match texts.len() {
+        1 => texts.into_iter().next().unwrap_or(Value::Null),
+        _ => Value::Array(texts),
+    }
+}
+
+/// Read `call` arguments: nothing, one JSON object, or `key=value` pairs whose values are
+/// typed by the tool's input schema.
+fn parse_call_arguments(tool: &Tool, raw: &[String]) -> Result<Map<String, Value>, String> {
+    if let [single] = raw
+        && single.trim_start().starts_with('{')
+    {
+        return match serde_json::from_str::<Value>(single) {
+            Ok(Value::Object(map)) => Ok(map),
+            Ok(_) => Err("the JSON arguments must be an object".to_owned()),
+            Err(e) => Err(format!("the JSON arguments do not parse: {e}")),
+        };
+    }
+    let properties = tool
+        .input_schema
+        .get("properties")
+        .and_then(Value::as_object);
+    let mut map = Map::new();
+    for pair in raw {
+        let Some((key, value)) = pair.split_once('=') else {
+            return Err(format!(
+                "argument '{pair}' is neither a JSON object nor key=value (e.g. query=TP53)"
+            ));
+        };
+        let schema = properties.and_then(|p| p.get(key));
+        map.insert(key.to_owned(), typed_value(value, schema));
+    }
+    Ok(map)
+}
+
+/// `limit=5` is the number 5 when the schema wants a number, `query=5` stays the string
+/// "5"; lists may be written as JSON or comma-separated.
+fn typed_value(raw: &str, schema: Option<&Value>) -> Value {
+    let types = schema_types(schema);
+    let wants = |t: &str| types.iter().any(|x| x == t);
+    if types.is_empty() || (wants("string") && types.iter().all(|t| t == "string" || t == "null")) {
+        return if types.is_empty() {
+            serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_owned()))
+        } else {
+            Value::String(raw.to_owned())
+        };
+    }
+    if let Ok(parsed) = serde_json::from_str::<Value>(raw) {
+        return parsed;
+    }
+    if wants("array") {
+        return Value::Array(
+            raw.split(',')
+                .map(|s| Value::String(s.trim().to_owned()))
+                .filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
+                .collect(),
+        );
+    }
+    Value::String(raw.to_owned())
+}
+
+fn schema_types(schema: Option<&Value>) -> Vec<String> {
+    let Some(schema) = schema else {
+        return Vec::new();
+    };
+    let mut types = Vec::new();
+    match schema.get("type") {
+        Some(Value::String(t)) => types.push(t.clone()),
+        Some(Value::Array(ts)) => {
+            types.extend(ts.iter().filter_map(Value::as_str).map(str::to_owned))
+        }
+        _ => {}
+    }
+    // Enums and references (`$ref` to a string enum) read as strings.
+    if types.is_empty() && (schema.get("enum").is_some() || schema.get("$ref").is_some()) {
+        types.push("string".to_owned());
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(options)) = schema.get(key) {
+            for option in options {
+                types.extend(schema_types(Some(option)));
+            }
+        }
+    }
+    types
+}
+
+/// Usage errors for a person at a terminal: plain text on stderr, never on stdout.
+fn eprint_line(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{message}");
+}
+
+/// Logs to stderr, filtered by RUST_LOG (default: `level`).
+pub fn init_tracing(level: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool_with(properties: Value) -> Tool {
+        let schema = json!({"type": "object", "properties": properties});
+        Tool::new(
+            "t",
+            "test",
+            std::sync::Arc::new(schema.as_object().unwrap().clone()),
+        )
+    }
+
+    #[test]
+    fn key_value_arguments_follow_the_schema() {
+        let tool = tool_with(json!({
+            "query": {"type": "string"},
+            "limit": {"type": ["integer", "null"]},
+            "slim": {"type": "boolean"},
+            "identifiers": {"type": "array", "items": {"type": "string"}},
+            "format": {"$ref": "#/$defs/Format"}
+        }));
+        let raw: Vec<String> = [
+            "query=5",
+            "limit=10",
+            "slim=true",
+            "identifiers=TP53, MDM2",
+            "format=png",
+            "extra=[1,2]",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        let args = parse_call_arguments(&tool, &raw).unwrap();
+        assert_eq!(
+            Value::Object(args),
+            json!({"query": "5", "limit": 10, "slim": true, "identifiers": ["TP53", "MDM2"],
+                   "format": "png", "extra": [1, 2]})
+        );
+    }
+
+    #[test]
+    fn a_json_object_is_taken_as_is() {
+        let tool = tool_with(json!({}));
+        let args = parse_call_arguments(&tool, &[r#"{"query": "TP53", "limit": 3}"#.to_owned()]);
+        assert_eq!(
+            Value::Object(args.unwrap()),
+            json!({"query": "TP53", "limit": 3})
+        );
+        assert!(parse_call_arguments(&tool, &["{not json".to_owned()]).is_err());
+        assert!(parse_call_arguments(&tool, &["query".to_owned()]).is_err());
+    }
+
+    #[test]
+    fn values_may_contain_equals_signs() {
+        let tool = tool_with(json!({"q": {"type": "string"}}));
+        let args = parse_call_arguments(&tool, &["q=a=b".to_owned()]).unwrap();
+        assert_eq!(args["q"], "a=b");
+    }
+}

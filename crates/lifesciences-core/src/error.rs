@@ -1,0 +1,498 @@
+//! `ApiError`: the one error type source clients and tools return, and its mapping to the
+//! `ErrorEnvelope` an agent reads.
+//!
+//! Caller mistakes (`UnresolvedEntity`, `EntityNotFound`, `AmbiguousQuery`, `InvalidInput`)
+//! carry a full-sentence message and a recovery hint written by the tool. Upstream trouble
+//! (`RateLimited`, `Upstream`) is produced by the HTTP machinery and gets its message and hint
+//! here, so every server words it the same way.
+
+use std::time::Duration;
+
+use rmcp::{
+    handler::server::tool::IntoCallToolResult,
+    model::{CallToolResponse, CallToolResult},
+};
+use serde::Serialize;
+
+use crate::envelope::{ErrorBody, ErrorCode, ErrorEnvelope};
+
+/// The minimum length of a search query, after trimming.
+pub const MIN_QUERY_CHARS: usize = 2;
+
+/// What a tool tells the agent about a mistake in its input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Guidance {
+    /// Full sentence naming the source and what failed.
+    pub message: String,
+    /// The next step that is likely to work.
+    pub recovery_hint: String,
+    /// Exactly what the caller sent for the offending argument.
+    pub invalid_input: Option<String>,
+    /// Close matches, when cheap to find.
+    pub suggestions: Vec<String>,
+}
+
+/// Why an upstream call failed after the retries allowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UpstreamFailure {
+    /// A non-success HTTP status. `body` is a short excerpt of what the upstream said.
+    Status { status: u16, body: String },
+    /// No complete answer within the per-request timeout.
+    Timeout { after: Duration },
+    /// The connection could not be made (refused, DNS, TLS).
+    Connect { detail: String },
+    /// The connection broke while sending or receiving.
+    Transport { detail: String },
+    /// The body was larger than the cap; it was refused without being read whole.
+    TooLarge { limit: u64 },
+    /// The body was not the JSON we expected; `path` is where decoding failed.
+    Decode { path: String, detail: String },
+}
+
+/// The only error type source clients and tools return.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ApiError {
+    /// A strict tool got something that is not its CURIE/ID form.
+    #[error("{}", .0.message)]
+    UnresolvedEntity(Guidance),
+    /// A well-formed identifier the upstream has no record of.
+    #[error("{}", .0.message)]
+    EntityNotFound(Guidance),
+    /// A query too short or too broad to answer usefully.
+    #[error("{}", .0.message)]
+    AmbiguousQuery(Guidance),
+    /// A malformed non-identifier argument.
+    #[error("{}", .0.message)]
+    InvalidInput(Guidance),
+    /// The upstream kept answering 429 after the retries.
+    #[error("{upstream} kept answering 429 Too Many Requests")]
+    RateLimited {
+        /// Name of the source, e.g. "Ensembl".
+        upstream: String,
+        /// How long the upstream asked us to wait (or our estimate).
+        retry_after: Duration,
+    },
+    /// The upstream failed: 5xx, timeout, connection, undecodable or oversized body,
+    /// or a 4xx the tool did not anticipate.
+    #[error("{upstream} request failed after {attempts} attempt(s): {failure:?}")]
+    Upstream {
+        /// Name of the source, e.g. "STRING".
+        upstream: String,
+        /// What went wrong on the last attempt.
+        failure: UpstreamFailure,
+        /// How many requests were sent.
+        attempts: u32,
+    },
+}
+
+impl Guidance {
+    fn new(message: impl Into<String>, hint: impl Into<String>, input: Option<String>) -> Self {
+        Self {
+            message: message.into(),
+            recovery_hint: hint.into(),
+            invalid_input: input,
+            suggestions: Vec::new(),
+        }
+    }
+}
+
+impl ApiError {
+    /// `UNRESOLVED_ENTITY`: not this tool's identifier form. The hint gives the corrected
+    /// form when it is evident, else which search tool to call.
+    pub fn unresolved(
+        message: impl Into<String>,
+        hint: impl Into<String>,
+        input: impl Into<String>,
+    ) -> Self {
+        Self::UnresolvedEntity(Guidance::new(message, hint, Some(input.into())))
+    }
+
+    /// `ENTITY_NOT_FOUND`: well-formed, but the upstream has no such record.
+    pub fn not_found(
+        message: impl Into<String>,
+        hint: impl Into<String>,
+        input: impl Into<String>,
+    ) -> Self {
+        Self::EntityNotFound(Guidance::new(message, hint, Some(input.into())))
+    }
+
+    /// `AMBIGUOUS_QUERY`: too short or too broad.
+    pub fn ambiguous(
+        message: impl Into<String>,
+        hint: impl Into<String>,
+        input: impl Into<String>,
+    ) -> Self {
+        Self::AmbiguousQuery(Guidance::new(message, hint, Some(input.into())))
+    }
+
+    /// `INVALID_INPUT`: a malformed non-identifier argument. The hint gives the accepted
+    /// form, range or values.
+    pub fn invalid_input(
+        message: impl Into<String>,
+        hint: impl Into<String>,
+        input: impl Into<String>,
+    ) -> Self {
+        Self::InvalidInput(Guidance::new(message, hint, Some(input.into())))
+    }
+
+    /// Attach close matches to a caller-mistake error (ignored for upstream errors).
+    #[must_use]
+    pub fn with_suggestions(mut self, suggestions: impl IntoIterator<Item = String>) -> Self {
+        if let Some(guidance) = self.guidance_mut() {
+            guidance.suggestions = suggestions.into_iter().collect();
+        }
+        self
+    }
+
+    /// Replace the recovery hint of a caller-mistake error (ignored for upstream errors).
+    #[must_use]
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        if let Some(guidance) = self.guidance_mut() {
+            guidance.recovery_hint = hint.into();
+        }
+        self
+    }
+
+    fn guidance_mut(&mut self) -> Option<&mut Guidance> {
+        match self {
+            Self::UnresolvedEntity(g)
+            | Self::EntityNotFound(g)
+            | Self::AmbiguousQuery(g)
+            | Self::InvalidInput(g) => Some(g),
+            Self::RateLimited { .. } | Self::Upstream { .. } => None,
+        }
+    }
+
+    /// The stable code of this error.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Self::UnresolvedEntity(_) => ErrorCode::UnresolvedEntity,
+            Self::EntityNotFound(_) => ErrorCode::EntityNotFound,
+            Self::AmbiguousQuery(_) => ErrorCode::AmbiguousQuery,
+            Self::InvalidInput(_) => ErrorCode::InvalidInput,
+            Self::RateLimited { .. } => ErrorCode::RateLimited,
+            Self::Upstream { .. } => ErrorCode::UpstreamError,
+        }
+    }
+
+    /// The HTTP status the upstream answered with, when that is what failed. Source
+    /// clients use it to turn an anticipated 4xx (e.g. Ensembl's 400 for unknown IDs)
+    /// into `EntityNotFound`.
+    pub fn upstream_status(&self) -> Option<u16> {
+        match self {
+            Self::Upstream {
+                failure: UpstreamFailure::Status { status, .. },
+                ..
+            } => Some(*status),
+            Self::RateLimited { .. } => Some(429),
+            _ => None,
+        }
+    }
+
+    /// The excerpt of the body the upstream sent with a non-success status.
+    pub fn upstream_body(&self) -> Option<&str> {
+        match self {
+            Self::Upstream {
+                failure: UpstreamFailure::Status { body, .. },
+                ..
+            } => Some(body),
+            _ => None,
+        }
+    }
+
+    /// The envelope an agent reads.
+    pub fn to_envelope(&self) -> ErrorEnvelope {
+        let body = match self {
+            Self::UnresolvedEntity(g)
+            | Self::EntityNotFound(g)
+            | Self::AmbiguousQuery(g)
+            | Self::InvalidInput(g) => ErrorBody {
+                code: self.code(),
+                message: g.message.clone(),
+                recovery_hint: g.recovery_hint.clone(),
+                invalid_input: g.invalid_input.clone(),
+                retry_after_secs: None,
+                suggestions: g.suggestions.clone(),
+            },
+            Self::RateLimited {
+                upstream,
+                retry_after,
+            } => {
+                let secs = whole_seconds(*retry_after);
+                ErrorBody {
+                    code: ErrorCode::RateLimited,
+                    message: format!(
+                        "{upstream} is rate limiting this server: it kept answering \
+                         429 Too Many Requests after the allowed retries."
+                    ),
+                    recovery_hint: format!(
+                        "Wait {secs} second(s) before calling this tool again, and make \
+                         fewer parallel calls to {upstream}."
+                    ),
+                    invalid_input: None,
+                    retry_after_secs: Some(secs),
+                    suggestions: Vec::new(),
+                }
+            }
+            Self::Upstream {
+                upstream,
+                failure,
+                attempts,
+            } => {
+                let (message, hint) = describe_upstream(upstream, failure, *attempts);
+                ErrorBody {
+                    code: ErrorCode::UpstreamError,
+                    message,
+                    recovery_hint: hint,
+                    invalid_input: None,
+                    retry_after_secs: None,
+                    suggestions: Vec::new(),
+                }
+            }
+        };
+        ErrorEnvelope {
+            success: false,
+            error: body,
+        }
+    }
+
+    /// The tool result an agent receives: `isError: true`, the envelope as structured
+    /// content and as text.
+    pub fn to_call_tool_result(&self) -> CallToolResult {
+        let value = serde_json::to_value(self.to_envelope()).unwrap_or_else(|_| {
+            // Serialising plain strings and numbers cannot fail; keep a fallback anyway.
+            serde_json::json!({"success": false, "error": {"code": self.code().as_str(),
+                "message": self.to_string(), "recovery_hint": "Retry the call."}})
+        });
+        CallToolResult::structured_error(value)
+    }
+}
+
+fn whole_seconds(d: Duration) -> u64 {
+    let secs = d.as_secs() + u64::from(d.subsec_nanos() > 0);
+    secs.max(1)
+}
+
+fn describe_upstream(upstream: &str, failure: &UpstreamFailure, attempts: u32) -> (String, String) {
+    let tries = if attempts > 1 {
+        format!(" after {attempts} attempts")
+    } else {
+        String::new()
+    };
+    let retry_later = format!(
+        "{upstream} looks temporarily unavailable; retry in a minute. Other tools that \
+         do not depend on {upstream} still work."
+    );
+    match failure {
+        UpstreamFailure::Status { status, body } if *status >= 500 => (
+            format!("{upstream} answered HTTP {status}{tries}{}.", excerpt(body)),
+            retry_later,
+        ),
+        UpstreamFailure::Status { status, body } => (
+            format!(
+                "{upstream} rejected the request with HTTP {status}{}.",
+                excerpt(body)
+            ),
+            format!(
+                "Check the arguments against the tool's input schema; if they look right, \
+                 {upstream} may have changed its API: report this with the message above."
+            ),
+        ),
+        UpstreamFailure::Timeout { after } => (
+            format!(
+                "{upstream} did not answer within {:.0} seconds{tries}.",
+                after.as_secs_f64()
+            ),
+            format!(
+                "{upstream} is slow or overloaded; retry in a minute, or narrow the request \
+                 (a smaller limit or region)."
+            ),
+        ),
+        UpstreamFailure::Connect { .. } => (
+            format!("{upstream} could not be reached{tries}."),
+            format!(
+                "Check the network connection and the configured base URL of {upstream}; \
+                 retry in a minute."
+            ),
+        ),
+        UpstreamFailure::Transport { .. } => (
+            format!("The connection to {upstream} broke during the request{tries}."),
+            retry_later,
+        ),
+        UpstreamFailure::TooLarge { limit } => (
+            format!(
+                "{upstream} sent a response larger than {} MiB, which this server refuses.",
+                limit / (1024 * 1024)
+            ),
+            "Narrow the request (a smaller limit, page size or region) and call again.".to_owned(),
+        ),
+        UpstreamFailure::Decode { path, detail } => (
+            format!(
+                "{upstream} sent a response this server could not read (at `{path}`: {detail})."
+            ),
+            format!(
+                "{upstream} may be having trouble or may have changed its response format; \
+                 retry later, and report it if it persists."
+            ),
+        ),
+    }
+}
+
+fn excerpt(body: &str) -> String {
+    let trimmed = body.trim();
+    if trimmed.is_empty() {
+        return String::new();
+    }
+    let short: String = trimmed.chars().take(200).collect();
+    let ellipsis = if short.len() < trimmed.len() {
+        "…"
+    } else {
+        ""
+    };
+    format!(": {short}{ellipsis}")
+}
+
+/// Lets a `#[tool]` fn return `Result<Json<T>, ApiError>`: errors become `isError: true`
+/// results whose structured content is the `ErrorEnvelope`.
+impl IntoCallToolResult for ApiError {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, rmcp::ErrorData> {
+        match self.code() {
+            ErrorCode::RateLimited | ErrorCode::UpstreamError => {
+                tracing::warn!(code = %self.code(), error = %self, "tool failed upstream");
+            }
+            _ => tracing::debug!(code = %self.code(), error = %self, "tool rejected input"),
+        }
+        Ok(self.to_call_tool_result().into())
+    }
+}
+
+/// Turns a tool's outcome into the result an agent receives: success gives
+/// `structuredContent` plus the same JSON as text; an error gives `isError: true` with
+/// the `ErrorEnvelope`.
+pub fn tool_result<T: Serialize>(outcome: Result<T, ApiError>) -> CallToolResult {
+    match outcome {
+        Ok(value) => match serde_json::to_value(value) {
+            Ok(json) => CallToolResult::structured(json),
+            Err(e) => ApiError::Upstream {
+                upstream: "this server".into(),
+                failure: UpstreamFailure::Decode {
+                    path: ".".into(),
+                    detail: e.to_string(),
+                },
+                attempts: 1,
+            }
+            .to_call_tool_result(),
+        },
+        Err(error) => error.to_call_tool_result(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn upstream(failure: UpstreamFailure, attempts: u32) -> ApiError {
+        ApiError::Upstream {
+            upstream: "STRING".into(),
+            failure,
+            attempts,
+        }
+    }
+
+    #[test]
+    fn rate_limited_rounds_up_and_never_says_zero() {
+        let e = ApiError::RateLimited {
+            upstream: "Ensembl".into(),
+            retry_after: Duration::from_millis(400),
+        };
+        let body = e.to_envelope().error;
+        assert_eq!(body.code, ErrorCode::RateLimited);
+        assert_eq!(body.retry_after_secs, Some(1));
+        let e = ApiError::RateLimited {
+            upstream: "Ensembl".into(),
+            retry_after: Duration::from_millis(2100),
+        };
+        assert_eq!(e.to_envelope().error.retry_after_secs, Some(3));
+    }
+
+    #[test]
+    fn upstream_errors_snapshot() {
+        let cases = [
+            upstream(
+                UpstreamFailure::Status {
+                    status: 503,
+                    body: "Service Unavailable".into(),
+                },
+                4,
+            ),
+            upstream(
+                UpstreamFailure::Timeout {
+                    after: Duration::from_secs(30),
+                },
+                4,
+            ),
+            upstream(
+                UpstreamFailure::TooLarge {
+                    limit: 32 * 1024 * 1024,
+                },
+                1,
+            ),
+            upstream(
+                UpstreamFailure::Decode {
+                    path: "[0].score".into(),
+                    detail: "invalid type: string \"x\", expected f64".into(),
+                },
+                1,
+            ),
+        ];
+        let envelopes: Vec<_> = cases.iter().map(ApiError::to_envelope).collect();
+        insta::assert_json_snapshot!(envelopes);
+    }
+
+    #[test]
+    fn caller_mistakes_keep_the_input_and_suggestions() {
+        let e = ApiError::not_found(
+            "ChEMBL has no compound 'CHEMBL:99999999'.",
+            "Check the ID, or search with chembl_search_compounds.",
+            "CHEMBL:99999999",
+        )
+        .with_suggestions(vec!["CHEMBL:25".to_owned()]);
+        let body = e.to_envelope().error;
+        assert_eq!(body.code, ErrorCode::EntityNotFound);
+        assert_eq!(body.invalid_input.as_deref(), Some("CHEMBL:99999999"));
+        assert_eq!(body.suggestions, vec!["CHEMBL:25"]);
+    }
+
+    #[test]
+    fn tool_result_marks_errors_and_keeps_structured_content() {
+        let ok = tool_result::<serde_json::Value>(Ok(serde_json::json!({"id": "X"})));
+        assert_eq!(ok.is_error, Some(false));
+        assert_eq!(ok.structured_content, Some(serde_json::json!({"id": "X"})));
+        let err = tool_result::<serde_json::Value>(Err(ApiError::invalid_input(
+            "The cursor is not valid.",
+            "Omit it.",
+            "zzz",
+        )));
+        assert_eq!(err.is_error, Some(true));
+        let content = err.structured_content.unwrap();
+        assert_eq!(content["success"], false);
+        assert_eq!(content["error"]["code"], "INVALID_INPUT");
+        // The same JSON is given as text for clients that ignore structured content.
+        let text = err.content[0].as_text().unwrap().text.clone();
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+            content
+        );
+    }
+
+    #[test]
+    fn excerpt_is_short_and_marks_truncation() {
+        assert_eq!(excerpt("  "), "");
+        assert_eq!(excerpt("boom"), ": boom");
+        let long = "x".repeat(500);
+        let e = excerpt(&long);
+        assert!(e.ends_with('…'));
+        assert!(e.chars().count() < 210);
+    }
+}

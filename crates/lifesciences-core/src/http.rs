@@ -1,0 +1,403 @@
+//! `HttpClient`: the one place that builds `reqwest` clients, and everything between a
+//! source client and the network.
+//!
+//! A call goes: response cache (GETs) → coalescing of identical in-flight requests →
+//! retries with backoff → per attempt: concurrency permit, rate-limit permit, request with
+//! timeout, body read under the size cap. JSON is decoded per caller with the failing path
+//! named in the error.
+//!
+//! **Invariant:** no lock is held across an upstream request; the rate limiter only waits
+//! for a permit and requests then run concurrently up to the concurrency cap.
+
+mod body;
+mod coalesce;
+mod retry;
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, SystemTime};
+
+use backon::{ExponentialBuilder, Retryable as _};
+use bytes::Bytes;
+use futures::FutureExt as _;
+use governor::clock::{Clock as _, DefaultClock};
+use governor::{Quota, RateLimiter, state::InMemoryState, state::NotKeyed};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, RETRY_AFTER};
+use reqwest::{Method, StatusCode};
+use serde::{Serialize, de::DeserializeOwned};
+use tokio::sync::Semaphore;
+use url::Url;
+
+use crate::client::{ConfigError, SourceConfig};
+use crate::error::{ApiError, UpstreamFailure};
+use coalesce::Coalescer;
+use retry::Failure;
+
+const JSON: &str = "application/json";
+const FORM: &str = "application/x-www-form-urlencoded";
+
+/// One upstream request, ready to send.
+#[derive(Debug, Clone)]
+struct Prepared {
+    method: Method,
+    url: Url,
+    accept: &'static str,
+    body: Option<(&'static str, Bytes)>,
+    /// GETs are cached; look-up POSTs are not.
+    cacheable: bool,
+    /// Identity of the request for the cache and for coalescing.
+    key: Arc<str>,
+}
+
+type Limiter = RateLimiter<NotKeyed, InMemoryState, DefaultClock>;
+
+struct Inner {
+    config: SourceConfig,
+    /// Base URL as a string without a trailing slash.
+    base: String,
+    client: reqwest::Client,
+    clock: DefaultClock,
+    limiter: Limiter,
+    permits: Semaphore,
+    cache: Option<moka::future::Cache<Arc<str>, Bytes>>,
+    inflight: Coalescer,
+}
+
+/// The HTTP machinery of one source: a pooled client, its rate limiter, concurrency cap,
+/// retry policy, response cache and coalescing. Cheap to clone; clones share everything.
+#[derive(Clone)]
+pub struct HttpClient {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for HttpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpClient")
+            .field("source", &self.inner.config.name)
+            .field("base", &self.inner.base)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HttpClient {
+    /// Build the machinery for one source. Does no I/O.
+    pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
+        let client = build_reqwest(&config)?;
+        let clock = DefaultClock::default();
+        let period = Duration::from_secs_f64(1.0 / config.rate_per_second);
+        let quota = Quota::with_period(period)
+            .unwrap_or_else(|| Quota::per_second(NonZeroU32::MAX))
+            .allow_burst(config.burst);
+        let limiter = RateLimiter::direct_with_clock(quota, clock.clone());
+        let cache = (!config.cache_ttl.is_zero()).then(|| {
+            moka::future::Cache::builder()
+                .max_capacity(config.cache_max_bytes)
+                .weigher(|key: &Arc<str>, body: &Bytes| {
+                    u32::try_from(key.len() + body.len()).unwrap_or(u32::MAX)
+                })
+                .time_to_live(config.cache_ttl)
+                .build()
+        });
+        let base = config.base_url.as_str().trim_end_matches('/').to_owned();
+        Ok(Self {
+            inner: Arc::new(Inner {
+                permits: Semaphore::new(config.max_concurrent.max(1)),
+                base,
+                client,
+                clock,
+                limiter,
+                cache,
+                inflight: Coalescer::default(),
+                config,
+            }),
+        })
+    }
+
+    /// The configuration this client was built from.
+    pub fn config(&self) -> &SourceConfig {
+        &self.inner.config
+    }
+
+    /// The absolute URL for `path` and `query` (with the source's default query), as this
+    /// client would request it. Tools that hand the user a link (e.g. an image URL) use
+    /// this so the link follows the configured base URL.
+    pub fn url(&self, path: &str, query: &[(&str, &str)]) -> Result<Url, ApiError> {
+        let joined = format!("{}/{}", self.inner.base, path.trim_start_matches('/'));
+        let mut url = Url::parse(&joined).map_err(|e| ApiError::Upstream {
+            upstream: self.inner.config.name.clone(),
+            failure: UpstreamFailure::Transport {
+                detail: format!("cannot build a URL from {joined:?}: {e}"),
+            },
+            attempts: 0,
+        })?;
+        let defaults = self.inner.config.default_query.iter();
+        let pairs: Vec<(&str, &str)> = defaults
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .chain(query.iter().copied())
+            .collect();
+        if !pairs.is_empty() {
+            url.query_pairs_mut().extend_pairs(pairs);
+        }
+        Ok(url)
+    }
+
+    /// GET `path` with `query`, decoded from JSON. Cached and coalesced.
+    pub async fn get_json<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(&str, &str)],
+    ) -> Result<T, ApiError> {
+        let prepared = self.prepare(Method::GET, path, query, JSON, None)?;
+        self.fetch_json(prepared).await
+    }
+
+    /// GET `path` with `query`, raw bytes (TSV, text). Cached and coalesced.
+    pub async fn get_bytes(&self, path: &str, query: &[(&str, &str)]) -> Result<Bytes, ApiError> {
+        let prepared = self.prepare(Method::GET, path, query, "*/*", None)?;
+        self.execute(prepared).await
+    }
+
+    /// POST a JSON body as an idempotent look-up (retried and coalesced, not cached).
+    pub async fn post_json<T: DeserializeOwned, B: Serialize + ?Sized>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ApiError> {
+        let bytes = serde_json::to_vec(body).map_err(|e| ApiError::Upstream {
+            upstream: self.inner.config.name.clone(),
+            failure: UpstreamFailure::Transport {
+                detail: format!("cannot encode the request body: {e}"),
+            },
+            attempts: 0,
+        })?;
+        let prepared = self.prepare(Method::POST, path, &[], JSON, Some((JSON, bytes.into())))?;
+        self.fetch_json(prepared).await
+    }
+
+    /// POST a form as an idempotent look-up (retried and coalesced, not cached).
+    pub async fn post_form<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        form: &[(&str, &str)],
+    ) -> Result<T, ApiError> {
+        let encoded = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(form)
+            .finish();
+        let prepared = self.prepare(
+            Method::POST,
+            path,
+            &[],
+            JSON,
+            Some((FORM, Bytes::from(encoded))),
+        )?;
+        self.fetch_json(prepared).await
+    }
+
+    fn prepare(
+        &self,
+        method: Method,
+        path: &str,
+        query: &[(&str, &str)],
+        accept: &'static str,
+        body: Option<(&'static str, Bytes)>,
+    ) -> Result<Prepared, ApiError> {
+        let url = self.url(path, query)?;
+        let mut key = format!("{method} {url} {accept}");
+        if let Some((content_type, bytes)) = &body {
+            key.push_str(&format!(
+                "\n{content_type}\n{}",
+                String::from_utf8_lossy(bytes)
+            ));
+        }
+        Ok(Prepared {
+            cacheable: method == Method::GET,
+            method,
+            url,
+            accept,
+            body,
+            key: key.into(),
+        })
+    }
+
+    async fn fetch_json<T: DeserializeOwned>(&self, prepared: Prepared) -> Result<T, ApiError> {
+        let key = prepared.key.clone();
+        let url = prepared.url.clone();
+        let bytes = self.execute(prepared).await?;
+        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        match serde_path_to_error::deserialize::<_, T>(&mut de) {
+            Ok(value) => Ok(value),
+            Err(e) => {
+                let path = e.path().to_string();
+                let detail = e.into_inner().to_string();
+                tracing::warn!(
+                    source = %self.inner.config.name,
+                    url = %url,
+                    path = %path,
+                    error = %detail,
+                    "undecodable upstream response"
+                );
+                // Do not keep serving a body we cannot read.
+                if let Some(cache) = &self.inner.cache {
+                    cache.invalidate(&key).await;
+                }
+                Err(ApiError::Upstream {
+                    upstream: self.inner.config.name.clone(),
+                    failure: UpstreamFailure::Decode { path, detail },
+                    attempts: 1,
+                })
+            }
+        }
+    }
+
+    /// Cache, then coalesce, then fetch with retries.
+    async fn execute(&self, prepared: Prepared) -> Result<Bytes, ApiError> {
+        if prepared.cacheable
+            && let Some(cache) = &self.inner.cache
+            && let Some(hit) = cache.get(&prepared.key).await
+        {
+            tracing::debug!(source = %self.inner.config.name, url = %prepared.url, "cache hit");
+            return Ok(hit);
+        }
+        let key = prepared.key.clone();
+        let this = self.clone();
+        let shared = self.inner.inflight.join_or_start(key, move || {
+            async move {
+                let result = this.fetch_with_retries(&prepared).await;
+                if let (Ok(bytes), true, Some(cache)) =
+                    (&result, prepared.cacheable, &this.inner.cache)
+                {
+                    cache.insert(prepared.key.clone(), bytes.clone()).await;
+                }
+                result
+            }
+            .boxed()
+        });
+        shared.await
+    }
+
+    async fn fetch_with_retries(&self, prepared: &Prepared) -> Result<Bytes, ApiError> {
+        let config = &self.inner.config;
+        let policy = &config.retry;
+        let attempts = AtomicU32::new(0);
+        let mut waited = Duration::ZERO;
+        // The schedule gives ceilings (500 ms, 1 s, 2 s...); `next_delay` applies full
+        // jitter, or the upstream's Retry-After, and the total cap.
+        let backoff = ExponentialBuilder::default()
+            .with_min_delay(policy.base_delay)
+            .with_factor(2.0)
+            .with_max_delay(policy.max_delay)
+            .with_max_times(policy.max_retries);
+        let outcome = (|| async {
+            attempts.fetch_add(1, Ordering::Relaxed);
+            self.attempt(prepared).await
+        })
+        .retry(backoff)
+        .sleep(tokio::time::sleep)
+        .when(Failure::is_retryable)
+        .adjust(|failure, proposed| {
+            retry::next_delay(failure.retry_after(), proposed, policy, &mut waited)
+        })
+        .notify(|failure, delay| {
+            tracing::info!(
+                source = %config.name,
+                url = %prepared.url,
+                failure = ?failure,
+                wait_ms = delay.as_millis() as u64,
+                "retrying upstream request"
+            );
+        })
+        .await;
+        outcome.map_err(|failure| {
+            failure.into_api_error(
+                &config.name,
+                attempts.load(Ordering::Relaxed),
+                config.timeout,
+            )
+        })
+    }
+
+    /// One request: concurrency permit first (so requests waiting for a slot do not
+    /// bunch up and burst past the rate later), then a rate-limit permit, then the call.
+    async fn attempt(&self, prepared: &Prepared) -> Result<Bytes, Failure> {
+        let config = &self.inner.config;
+        let _slot = self
+            .inner
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| Failure::Transport("the client is shutting down".into()))?;
+        self.wait_for_rate_permit().await;
+
+        let started = std::time::Instant::now();
+        let mut request = self
+            .inner
+            .client
+            .request(prepared.method.clone(), prepared.url.clone())
+            .timeout(config.timeout)
+            .header(ACCEPT, prepared.accept);
+        if let Some((content_type, body)) = &prepared.body {
+            request = request
+                .header(CONTENT_TYPE, *content_type)
+                .body(body.clone());
+        }
+        let response = request.send().await.map_err(|e| {
+            let failure = Failure::from_reqwest(&e);
+            tracing::debug!(source = %config.name, url = %prepared.url, ?failure, "request failed");
+            failure
+        })?;
+        let status = response.status();
+        tracing::debug!(
+            source = %config.name,
+            method = %prepared.method,
+            url = %prepared.url,
+            status = status.as_u16(),
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "upstream response"
+        );
+        if status.is_success() {
+            return body::read_capped(response, config.max_body_bytes).await;
+        }
+        Err(status_failure(status, response).await)
+    }
+
+    async fn wait_for_rate_permit(&self) {
+        loop {
+            match self.inner.limiter.check() {
+                Ok(()) => return,
+                Err(not_until) => {
+                    let wait = not_until.wait_time_from(self.inner.clock.now());
+                    tokio::time::sleep(wait).await;
+                }
+            }
+        }
+    }
+}
+
+async fn status_failure(status: StatusCode, response: reqwest::Response) -> Failure {
+    let retry_after =
+        retry::parse_retry_after(response.headers().get(RETRY_AFTER), SystemTime::now());
+    let body = body::read_excerpt(response, retry::ERROR_BODY_EXCERPT).await;
+    Failure::Status {
+        status: status.as_u16(),
+        retry_after,
+        body,
+    }
+}
+
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the one place in the workspace that builds an HTTP client"
+)]
+fn build_reqwest(config: &SourceConfig) -> Result<reqwest::Client, ConfigError> {
+    reqwest::Client::builder()
+        .user_agent(config.user_agent.clone())
+        .connect_timeout(config.timeout.min(Duration::from_secs(10)))
+        .pool_max_idle_per_host(config.max_concurrent.max(1))
+        .pool_idle_timeout(Duration::from_secs(90))
+        .build()
+        .map_err(|e| ConfigError::HttpClient {
+            source_name: config.name.clone(),
+            detail: e.to_string(),
+        })
+}

@@ -1,0 +1,257 @@
+//! Retry decisions: which failures are worth another attempt, how long to wait
+//! (exponential backoff with full jitter, or the upstream's `Retry-After`), and when to
+//! stop. Pure functions, so the schedule is unit-tested without a clock.
+
+use std::time::{Duration, SystemTime};
+
+use reqwest::header::HeaderValue;
+
+use crate::client::RetryPolicy;
+use crate::error::{ApiError, UpstreamFailure};
+
+/// Longest excerpt of an error body we keep.
+pub(crate) const ERROR_BODY_EXCERPT: usize = 2048;
+
+/// What went wrong on one attempt.
+#[derive(Debug, Clone)]
+pub(crate) enum Failure {
+    /// A non-success status; `retry_after` from the header, `body` an excerpt.
+    Status {
+        status: u16,
+        retry_after: Option<Duration>,
+        body: String,
+    },
+    Timeout,
+    Connect(String),
+    Transport(String),
+    TooLarge {
+        limit: u64,
+    },
+}
+
+impl Failure {
+    pub(crate) fn from_reqwest(error: &reqwest::Error) -> Self {
+        // The chain carries the useful part ("connection refused", "dns error").
+        let mut detail = error.to_string();
+        let mut source = std::error::Error::source(error);
+        while let Some(inner) = source {
+            detail.push_str(": ");
+            detail.push_str(&inner.to_string());
+            source = inner.source();
+        }
+        if error.is_timeout() {
+            Self::Timeout
+        } else if error.is_connect() {
+            Self::Connect(detail)
+        } else {
+            Self::Transport(detail)
+        }
+    }
+
+    /// 429, 500, 502, 503, 504, timeouts and connection trouble are retried; other 4xx
+    /// and oversized bodies never are.
+    pub(crate) fn is_retryable(&self) -> bool {
+        match self {
+            Self::Status { status, .. } => matches!(status, 429 | 500 | 502 | 503 | 504),
+            Self::Timeout | Self::Connect(_) | Self::Transport(_) => true,
+            Self::TooLarge { .. } => false,
+        }
+    }
+
+    pub(crate) fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::Status { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
+    /// The error the caller sees once no more attempts will be made.
+    pub(crate) fn into_api_error(self, source: &str, attempts: u32, timeout: Duration) -> ApiError {
+        let upstream = source.to_owned();
+        let failure = match self {
+            Self::Status {
+                status: 429,
+                retry_after,
+                ..
+            } => {
+                return ApiError::RateLimited {
+                    upstream,
+                    retry_after: retry_after.unwrap_or(Duration::from_secs(5)),
+                };
+            }
+            Self::Status { status, body, .. } => UpstreamFailure::Status { status, body },
+            Self::Timeout => UpstreamFailure::Timeout { after: timeout },
+            Self::Connect(detail) => UpstreamFailure::Connect { detail },
+            Self::Transport(detail) => UpstreamFailure::Transport { detail },
+            Self::TooLarge { limit } => UpstreamFailure::TooLarge { limit },
+        };
+        ApiError::Upstream {
+            upstream,
+            failure,
+            attempts,
+        }
+    }
+}
+
+/// Parse `Retry-After`: whole seconds (`"2"`), fractional seconds (`"0.4"`, Ensembl), or
+/// an HTTP date. A date in the past means "now". Garbage is ignored.
+pub(crate) fn parse_retry_after(value: Option<&HeaderValue>, now: SystemTime) -> Option<Duration> {
+    let text = value?.to_str().ok()?.trim();
+    if let Ok(secs) = text.parse::<f64>() {
+        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(1e9)));
+    }
+    let when = httpdate::parse_http_date(text).ok()?;
+    Some(when.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+/// Full jitter: a uniformly random wait in `[0, ceiling]`.
+pub(crate) fn full_jitter(ceiling: Duration) -> Duration {
+    ceiling.mul_f64(fastrand::f64())
+}
+
+/// The wait before the next attempt, or `None` to stop.
+///
+/// `proposed` is the exponential schedule's next ceiling (`None` once the retries are
+/// used up). A `Retry-After` is honoured exactly when it is within `max_delay`; a longer
+/// one stops the retries so the caller can tell the agent to come back later instead of
+/// holding the call open. `waited` accumulates, and the total never exceeds
+/// `max_total_wait`.
+pub(crate) fn next_delay(
+    retry_after: Option<Duration>,
+    proposed: Option<Duration>,
+    policy: &RetryPolicy,
+    waited: &mut Duration,
+) -> Option<Duration> {
+    let ceiling = proposed?;
+    let delay = match retry_after {
+        Some(asked) if asked > policy.max_delay => return None,
+        Some(asked) => asked,
+        None => full_jitter(ceiling),
+    };
+    if *waited + delay > policy.max_total_wait {
+        return None;
+    }
+    *waited += delay;
+    Some(delay)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(s: &str) -> HeaderValue {
+        HeaderValue::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_445_412_480); // 2015-10-21T07:28:00Z
+        let parse = |s: &str| parse_retry_after(Some(&header(s)), now);
+        assert_eq!(parse("2"), Some(Duration::from_secs(2)));
+        assert_eq!(parse("0.4"), Some(Duration::from_millis(400)));
+        assert_eq!(parse(" 40.0 "), Some(Duration::from_secs(40)));
+        assert_eq!(
+            parse("Wed, 21 Oct 2015 07:28:03 GMT"),
+            Some(Duration::from_secs(3))
+        );
+        assert_eq!(parse("Wed, 21 Oct 2015 07:27:00 GMT"), Some(Duration::ZERO));
+        assert_eq!(parse("-1"), None);
+        assert_eq!(parse("soon"), None);
+        assert_eq!(parse_retry_after(None, now), None);
+    }
+
+    #[test]
+    fn only_transient_failures_are_retried() {
+        let status = |status| Failure::Status {
+            status,
+            retry_after: None,
+            body: String::new(),
+        };
+        for s in [429, 500, 502, 503, 504] {
+            assert!(status(s).is_retryable(), "{s}");
+        }
+        for s in [400, 401, 403, 404, 405, 410, 422, 501, 505] {
+            assert!(!status(s).is_retryable(), "{s}");
+        }
+        assert!(Failure::Timeout.is_retryable());
+        assert!(Failure::Connect("refused".into()).is_retryable());
+        assert!(!Failure::TooLarge { limit: 1 }.is_retryable());
+    }
+
+    #[test]
+    fn full_jitter_stays_within_the_ceiling() {
+        let ceiling = Duration::from_millis(500);
+        for _ in 0..1000 {
+            assert!(full_jitter(ceiling) <= ceiling);
+        }
+    }
+
+    #[test]
+    fn retry_after_is_honoured_exactly_and_counts_toward_the_total() {
+        let policy = RetryPolicy::default();
+        let mut waited = Duration::ZERO;
+        let d = next_delay(
+            Some(Duration::from_millis(400)),
+            Some(Duration::from_millis(500)),
+            &policy,
+            &mut waited,
+        );
+        assert_eq!(d, Some(Duration::from_millis(400)));
+        assert_eq!(waited, Duration::from_millis(400));
+    }
+
+    #[test]
+    fn a_retry_after_beyond_the_cap_stops_retrying() {
+        let policy = RetryPolicy::default();
+        let mut waited = Duration::ZERO;
+        let d = next_delay(
+            Some(Duration::from_secs(3600)),
+            Some(Duration::from_millis(500)),
+            &policy,
+            &mut waited,
+        );
+        assert_eq!(d, None);
+    }
+
+    #[test]
+    fn the_total_wait_is_capped() {
+        let policy = RetryPolicy {
+            max_total_wait: Duration::from_secs(1),
+            ..RetryPolicy::default()
+        };
+        let mut waited = Duration::from_millis(800);
+        let d = next_delay(
+            Some(Duration::from_millis(400)),
+            Some(Duration::from_millis(500)),
+            &policy,
+            &mut waited,
+        );
+        assert_eq!(d, None);
+    }
+
+    #[test]
+    fn out_of_retries_means_stop() {
+        let mut waited = Duration::ZERO;
+        assert_eq!(
+            next_delay(None, None, &RetryPolicy::default(), &mut waited),
+            None
+        );
+    }
+
+    #[test]
+    fn a_persistent_429_becomes_rate_limited_with_the_wait() {
+        let e = Failure::Status {
+            status: 429,
+            retry_after: Some(Duration::from_secs(40)),
+            body: "You have exceeded your limit".into(),
+        }
+        .into_api_error("Ensembl", 1, Duration::from_secs(30));
+        assert_eq!(
+            e,
+            ApiError::RateLimited {
+                upstream: "Ensembl".into(),
+                retry_after: Duration::from_secs(40)
+            }
+        );
+    }
+}

@@ -1,0 +1,233 @@
+//! `McpServer` (what a server crate hands to core) and the transports: stdio and
+//! Streamable HTTP at `/mcp` with `GET /health`.
+//!
+//! **Invariant:** in stdio mode nothing but protocol bytes is written to stdout; logs go to
+//! stderr.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool};
+use rmcp::transport::streamable_http_server::{
+    StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+};
+use rmcp::{ServerHandler, ServiceExt as _};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio_util::sync::CancellationToken;
+
+use crate::client::ConfigError;
+
+/// Errors that end a server run.
+pub type ServeError = Box<dyn std::error::Error + Send + Sync>;
+
+/// What a server crate implements so core's command line, docs and demo can run it.
+pub trait McpServer: ServerHandler + Clone + Send + Sync + 'static {
+    /// Binary and server name, e.g. `string-mcp`.
+    const NAME: &'static str;
+    /// Human title, e.g. `STRING protein interactions`.
+    const TITLE: &'static str;
+    /// The server crate's version (`env!("CARGO_PKG_VERSION")`).
+    const VERSION: &'static str;
+
+    /// Build the server from the environment (base URLs, rates...). No network I/O: the
+    /// server must answer `initialize` within milliseconds.
+    fn from_env() -> Result<Self, ConfigError>;
+
+    /// The tool definitions (names, titles, schemas, annotations), without building the
+    /// server. Used by `tools`, `cargo xtask docs` and the tool-list snapshots.
+    fn tools() -> Vec<Tool>;
+}
+
+/// The `initialize` answer of a server: name, title and version from `S`, the given
+/// instructions, and the tools capability (plus resources when `resources` is true).
+pub fn server_config<S: McpServer>(instructions: &str, resources: bool) -> ServerConfig {
+    let builder = ServerCapabilities::builder().enable_tools();
+    let capabilities = if resources {
+        builder.enable_resources().build()
+    } else {
+        builder.build()
+    };
+    ServerConfig::new(capabilities)
+        .with_server_info(Implementation::new(S::NAME, S::VERSION).with_title(S::TITLE))
+        .with_instructions(instructions)
+}
+
+/// Serve MCP over any byte stream until the peer closes it or `shutdown` resolves.
+pub async fn serve_io<S, R, W>(
+    server: S,
+    reader: R,
+    writer: W,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), ServeError>
+where
+    S: ServerHandler,
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let running = server.serve((reader, writer)).await?;
+    let cancel = running.cancellation_token();
+    tokio::select! {
+        quit = running.waiting() => {
+            tracing::info!(reason = ?quit?, "MCP session ended");
+        }
+        () = shutdown => {
+            tracing::info!("shutting down");
+            cancel.cancel();
+        }
+    }
+    Ok(())
+}
+
+/// Serve MCP over this process's stdin/stdout until stdin closes or a signal arrives.
+pub async fn serve_stdio<S: McpServer>(server: S) -> Result<(), ServeError> {
+    tracing::info!(
+        server = S::NAME,
+        version = S::VERSION,
+        "serving MCP over stdio"
+    );
+    let (stdin, stdout) = rmcp::transport::stdio();
+    serve_io(server, stdin, stdout, shutdown_signal()).await
+}
+
+/// Options of the Streamable HTTP transport.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// `Host` values accepted besides localhost, 127.0.0.1 and ::1 (DNS-rebinding
+    /// protection stays on).
+    pub extra_allowed_hosts: Vec<String>,
+    /// Largest accepted request body.
+    pub max_request_body_bytes: usize,
+}
+
+impl HttpOptions {
+    /// Defaults: loopback hosts only, 1 MiB request bodies.
+    pub fn new(addr: SocketAddr) -> Self {
+        Self {
+            addr,
+            extra_allowed_hosts: Vec::new(),
+            max_request_body_bytes: 1024 * 1024,
+        }
+    }
+}
+
+/// A running HTTP server.
+#[derive(Debug)]
+pub struct HttpServer {
+    /// The bound address (useful with port 0).
+    pub local_addr: SocketAddr,
+    shutdown: CancellationToken,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl HttpServer {
+    /// Stop accepting, end the sessions, and let in-flight requests finish.
+    pub fn shutdown(&self) {
+        self.shutdown.cancel();
+    }
+
+    /// Wait until the server has stopped.
+    pub async fn wait(self) -> Result<(), ServeError> {
+        self.task.await??;
+        Ok(())
+    }
+}
+
+/// Bind and start Streamable HTTP: MCP at `/mcp`, liveness at `GET /health`.
+pub async fn start_http<S: McpServer>(
+    server: S,
+    options: HttpOptions,
+) -> Result<HttpServer, ServeError> {
+    let shutdown = CancellationToken::new();
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+    hosts.extend(options.extra_allowed_hosts.iter().cloned());
+    let config = StreamableHttpServerConfig::default()
+        .with_cancellation_token(shutdown.child_token())
+        .with_allowed_hosts(hosts)
+        .with_max_request_body_bytes(options.max_request_body_bytes);
+    // One server value shared by every session: they share the HTTP clients, so the
+    // rate limits, caches and coalescing hold across sessions.
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        LocalSessionManager::default().into(),
+        config,
+    );
+    let health = format!(
+        r#"{{"status":"ok","server":"{}","version":"{}"}}"#,
+        S::NAME,
+        S::VERSION
+    );
+    let app = axum::Router::new()
+        .route(
+            "/health",
+            axum::routing::get(move || {
+                let body = health.clone();
+                async move {
+                    (
+                        [(axum::http::header::CONTENT_TYPE, "application/json")],
+                        body,
+                    )
+                }
+            }),
+        )
+        .nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(options.addr).await?;
+    let local_addr = listener.local_addr()?;
+    tracing::info!(
+        server = S::NAME,
+        "Streamable HTTP on http://{local_addr}/mcp"
+    );
+    let stop = shutdown.clone();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move { stop.cancelled().await })
+            .await
+    });
+    Ok(HttpServer {
+        local_addr,
+        shutdown,
+        task,
+    })
+}
+
+/// Serve HTTP until SIGINT or SIGTERM, then shut down gracefully (in-flight requests get
+/// a few seconds to finish).
+pub async fn serve_http<S: McpServer>(server: S, options: HttpOptions) -> Result<(), ServeError> {
+    let running = start_http(server, options).await?;
+    shutdown_signal().await;
+    tracing::info!("signal received: shutting down");
+    running.shutdown();
+    match tokio::time::timeout(Duration::from_secs(10), running.wait()).await {
+        Ok(result) => result,
+        Err(_) => {
+            tracing::warn!("in-flight requests did not finish within 10 s; exiting");
+            Ok(())
+        }
+    }
+}
+
+/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            futures::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => futures::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = futures::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}

@@ -1,0 +1,134 @@
+//! The common command line, run in-process against core's `TestServer`.
+
+use std::process::ExitCode;
+
+use lifesciences_core::cli;
+use lifesciences_core::testing::TestServer;
+use lifesciences_core::{ConfigError, McpServer};
+use serde_json::{Value, json};
+use wiremock::matchers::path;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+async fn run(args: &[&str], upstream: &str) -> (ExitCode, String) {
+    let mut out = Vec::new();
+    let argv = std::iter::once("test-mcp").chain(args.iter().copied());
+    let url = upstream.to_owned();
+    let code = cli::run::<TestServer>(argv, move || Ok(TestServer::for_mock(&url)), &mut out).await;
+    (code, String::from_utf8(out).unwrap())
+}
+
+async fn upstream() -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(path("/items/42"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"number": 42, "name": "answer"})),
+        )
+        .mount(&server)
+        .await;
+    server
+}
+
+#[tokio::test]
+async fn version_and_help_go_to_stdout_and_exit_0() {
+    let (code, out) = run(&["--version"], "http://127.0.0.1:9").await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(out.trim(), format!("test-mcp {}", TestServer::VERSION));
+    let (code, out) = run(&["--help"], "http://127.0.0.1:9").await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    for word in ["serve", "tools", "call", "stdio", "RUST_LOG"] {
+        assert!(out.contains(word), "help mentions {word}: {out}");
+    }
+}
+
+#[tokio::test]
+async fn tools_lists_names_titles_and_one_line() {
+    let (code, out) = run(&["tools"], "http://127.0.0.1:9").await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    let lines: Vec<_> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("items_get_item  Get an item: Fetch one item by CURIE."),
+        "{out}"
+    );
+    let (code, out) = run(&["tools", "--json"], "http://127.0.0.1:9").await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    let tools: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(tools.as_array().unwrap().len(), 2);
+    assert!(tools[0]["inputSchema"]["properties"]["item_id"].is_object());
+    assert!(tools[0]["outputSchema"].is_object());
+}
+
+#[tokio::test]
+async fn call_prints_the_result_and_exits_0() {
+    let upstream = upstream().await;
+    let (code, out) = run(
+        &["call", "items_get_item", "item_id=ITEM:42"],
+        &upstream.uri(),
+    )
+    .await;
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    let value: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        value,
+        json!({"id": "ITEM:42", "name": "answer", "cross_references": {}})
+    );
+    // The same call with a JSON object.
+    let (code, out2) = run(
+        &["call", "items_get_item", r#"{"item_id": "ITEM:42"}"#],
+        &upstream.uri(),
+    )
+    .await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(out, out2);
+}
+
+#[tokio::test]
+async fn call_prints_the_envelope_and_exits_1_when_the_tool_fails() {
+    let (code, out) = run(
+        &["call", "items_get_item", "item_id=ITEM42"],
+        "http://127.0.0.1:9",
+    )
+    .await;
+    assert_eq!(code, ExitCode::from(1));
+    let value: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["success"], false);
+    assert_eq!(value["error"]["code"], "UNRESOLVED_ENTITY");
+}
+
+#[tokio::test]
+async fn usage_errors_exit_2_and_print_nothing_on_stdout() {
+    let cases: &[&[&str]] = &[
+        &["call", "no_such_tool"],
+        &["call", "items_get_item", "item_id"],
+        &["call", "items_get_item", "{not json"],
+        &["call", "items_get_item", "[1]"],
+        &["frobnicate"],
+        &["tools", "--yaml"],
+        &["serve", "--http", "not-an-address"],
+        &["serve", "--allow-host", "example.org"],
+    ];
+    for args in cases {
+        let (code, out) = run(args, "http://127.0.0.1:9").await;
+        assert_eq!(code, ExitCode::from(2), "{args:?}");
+        assert!(out.is_empty(), "{args:?} wrote to stdout: {out}");
+    }
+}
+
+#[tokio::test]
+async fn a_configuration_error_exits_2() {
+    let mut out = Vec::new();
+    let code = cli::run::<TestServer>(
+        ["test-mcp", "call", "items_get_item", "item_id=ITEM:1"],
+        || {
+            Err(ConfigError::InvalidVar {
+                var: "ITEMS_API_URL".into(),
+                value: "nope".into(),
+                expected: "an absolute http(s) URL".into(),
+            })
+        },
+        &mut out,
+    )
+    .await;
+    assert_eq!(code, ExitCode::from(2));
+    assert!(out.is_empty());
+}

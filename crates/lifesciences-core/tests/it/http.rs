@@ -1,0 +1,638 @@
+//! The HTTP machinery against mock upstreams: retries, rate limits, concurrency cap,
+//! cache, coalescing, body cap, decoding, and the shape of the requests we send.
+
+use std::num::NonZeroU32;
+use std::time::{Duration, Instant};
+
+use futures::future::join_all;
+use lifesciences_core::testing::{LogCapture, Recording, mock_source};
+use lifesciences_core::{
+    ApiError, ErrorCode, HttpClient, RetryPolicy, SourceConfig, UpstreamFailure,
+};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use wiremock::matchers::{body_json, body_string, header, method, path, query_param};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+fn client(config: SourceConfig) -> HttpClient {
+    HttpClient::new(config).unwrap()
+}
+
+fn ok_json() -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({"ok": true}))
+}
+
+async fn get(c: &HttpClient, p: &str) -> Result<Value, ApiError> {
+    c.get_json::<Value>(p, &[]).await
+}
+
+fn attempts(e: &ApiError) -> u32 {
+    match e {
+        ApiError::Upstream { attempts, .. } => *attempts,
+        other => panic!("not an upstream error: {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Retries
+
+#[tokio::test]
+async fn retry_after_fractional_seconds_is_honoured_then_success() {
+    let server = MockServer::start().await;
+    let limited = ResponseTemplate::new(429)
+        .insert_header("Retry-After", "0.4")
+        .insert_header("Content-Type", "text/plain")
+        .set_body_string(
+            "You have exceeded the limit of 15 requests per second; please reduce your concurrent connections",
+        );
+    let responder = Recording::sequence(vec![limited.clone(), limited, ok_json()]);
+    Mock::given(path("/lookup"))
+        .respond_with(responder.clone())
+        .mount(&server)
+        .await;
+
+    let c = client(mock_source("Ensembl", &server.uri()));
+    let value = get(&c, "lookup").await.unwrap();
+
+    assert_eq!(value, json!({"ok": true}));
+    let arrivals = responder.arrivals();
+    assert_eq!(arrivals.len(), 3, "exactly 3 requests");
+    for pair in arrivals.windows(2) {
+        let gap = pair[1] - pair[0];
+        assert!(
+            gap >= Duration::from_millis(400),
+            "Retry-After: 0.4 honoured, waited {gap:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn persistent_503_is_upstream_error_after_at_most_4_requests() {
+    let server = MockServer::start().await;
+    Mock::given(path("/x"))
+        .respond_with(ResponseTemplate::new(503).set_body_string("Service Unavailable"))
+        .expect(4)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("STRING", &server.uri()));
+    let err = get(&c, "x").await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::UpstreamError);
+    assert_eq!(attempts(&err), 4);
+    let body = err.to_envelope().error;
+    assert!(
+        body.message
+            .contains("STRING answered HTTP 503 after 4 attempts"),
+        "{}",
+        body.message
+    );
+    assert!(
+        body.recovery_hint.contains("retry"),
+        "{}",
+        body.recovery_hint
+    );
+}
+
+#[tokio::test]
+async fn other_4xx_are_never_retried() {
+    let server = MockServer::start().await;
+    Mock::given(path("/missing"))
+        .respond_with(ResponseTemplate::new(404))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(path("/bad"))
+        .respond_with(
+            ResponseTemplate::new(400)
+                .set_body_json(json!({"error": "ID 'ENSG99999999999' not found"})),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Ensembl", &server.uri()));
+    let err = get(&c, "missing").await.unwrap_err();
+    assert_eq!(err.upstream_status(), Some(404));
+    let err = get(&c, "bad").await.unwrap_err();
+    assert_eq!(err.upstream_status(), Some(400));
+    assert!(
+        err.upstream_body().unwrap().contains("not found"),
+        "the body reaches the source client"
+    );
+}
+
+#[tokio::test]
+async fn connection_refused_is_retried_within_bounds_then_upstream_error() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    }; // dropped: nothing listens there now
+    let c = client(mock_source(
+        "IGVF Catalog",
+        &format!("http://127.0.0.1:{port}"),
+    ));
+    let err = get(&c, "genes").await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::UpstreamError);
+    assert_eq!(attempts(&err), 4);
+    assert!(
+        matches!(
+            err,
+            ApiError::Upstream {
+                failure: UpstreamFailure::Connect { .. },
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(
+        err.to_envelope()
+            .error
+            .message
+            .contains("could not be reached")
+    );
+}
+
+#[tokio::test]
+async fn timeouts_are_retried_within_bounds_then_upstream_error() {
+    let server = MockServer::start().await;
+    let responder = Recording::new(ok_json().set_delay(Duration::from_secs(2)));
+    Mock::given(path("/slow"))
+        .respond_with(responder.clone())
+        .mount(&server)
+        .await;
+    let c = client(mock_source("UniChem", &server.uri()).with_timeout(Duration::from_millis(150)));
+    let started = Instant::now();
+    let err = get(&c, "slow").await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::UpstreamError);
+    assert!(
+        matches!(
+            err,
+            ApiError::Upstream {
+                failure: UpstreamFailure::Timeout { .. },
+                attempts: 4,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(responder.count(), 4);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "bounded: {:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn a_retry_after_longer_than_we_wait_is_rate_limited_at_once() {
+    let server = MockServer::start().await;
+    Mock::given(path("/x"))
+        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "3600"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Ensembl", &server.uri()));
+    let err = get(&c, "x").await.unwrap_err();
+    let body = err.to_envelope().error;
+    assert_eq!(body.code, ErrorCode::RateLimited);
+    assert_eq!(body.retry_after_secs, Some(3600));
+}
+
+#[tokio::test]
+async fn persistent_429_without_retry_after_is_rate_limited_after_retries() {
+    let server = MockServer::start().await;
+    Mock::given(path("/x"))
+        .respond_with(ResponseTemplate::new(429))
+        .expect(4)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Ensembl", &server.uri()));
+    let err = get(&c, "x").await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::RateLimited);
+    assert!(err.to_envelope().error.retry_after_secs.unwrap() >= 1);
+}
+
+#[tokio::test]
+async fn no_retry_policy_means_one_request() {
+    let server = MockServer::start().await;
+    Mock::given(path("/x"))
+        .respond_with(ResponseTemplate::new(502))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("ChEMBL", &server.uri()).with_retry(RetryPolicy::none()));
+    assert_eq!(attempts(&get(&c, "x").await.unwrap_err()), 1);
+}
+
+// ---------------------------------------------------------------------------------------
+// Rate limit and concurrency
+
+#[tokio::test]
+async fn twenty_requests_at_five_per_second_take_at_least_three_seconds() {
+    let server = MockServer::start().await;
+    let responder = Recording::new(ok_json());
+    Mock::given(method("GET"))
+        .respond_with(responder.clone())
+        .mount(&server)
+        .await;
+    let c = client(
+        mock_source("Limited", &server.uri())
+            .with_rate(5.0)
+            .with_burst(NonZeroU32::MIN)
+            .with_max_concurrent(20),
+    );
+    // Distinct paths, so coalescing does not merge them.
+    let calls = (0..20).map(|i| {
+        let c = c.clone();
+        async move { c.get_json::<Value>(&format!("item/{i}"), &[]).await }
+    });
+    for r in join_all(calls).await {
+        r.unwrap();
+    }
+    let arrivals = responder.arrivals();
+    assert_eq!(arrivals.len(), 20);
+    let span = arrivals[19] - arrivals[0];
+    assert!(
+        span >= Duration::from_millis(3000),
+        "20 requests at 5/s spanned only {span:?}"
+    );
+    // Evenly spaced: no two requests closer than the period (minus scheduling slack).
+    for pair in arrivals.windows(2) {
+        assert!(
+            pair[1] - pair[0] >= Duration::from_millis(150),
+            "{:?}",
+            pair[1] - pair[0]
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_concurrency_cap_is_never_exceeded() {
+    let server = MockServer::start().await;
+    let hold = Duration::from_millis(300);
+    let responder = Recording::new(ok_json().set_delay(hold));
+    Mock::given(method("GET"))
+        .respond_with(responder.clone())
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Capped", &server.uri()).with_max_concurrent(2));
+    let calls = (0..6).map(|i| {
+        let c = c.clone();
+        async move { c.get_json::<Value>(&format!("item/{i}"), &[]).await }
+    });
+    for r in join_all(calls).await {
+        r.unwrap();
+    }
+    let arrivals = responder.arrivals();
+    assert_eq!(arrivals.len(), 6);
+    // A request occupies its slot for `hold`, so any window shorter than `hold` sees at
+    // most 2 arrivals.
+    let window = hold - Duration::from_millis(60);
+    for (i, t) in arrivals.iter().enumerate() {
+        let in_window = arrivals[..=i].iter().filter(|a| *t - **a < window).count();
+        assert!(in_window <= 2, "{in_window} requests in flight at once");
+    }
+    assert!(arrivals[5] - arrivals[0] >= hold * 2 - Duration::from_millis(60));
+}
+
+// ---------------------------------------------------------------------------------------
+// Cache and coalescing
+
+#[tokio::test]
+async fn a_repeated_get_is_served_from_the_cache() {
+    let server = MockServer::start().await;
+    Mock::given(path("/gene"))
+        .respond_with(ok_json())
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Ensembl", &server.uri()));
+    for _ in 0..3 {
+        assert_eq!(get(&c, "gene").await.unwrap(), json!({"ok": true}));
+    }
+}
+
+#[tokio::test]
+async fn eight_concurrent_identical_gets_make_one_upstream_request() {
+    let server = MockServer::start().await;
+    Mock::given(path("/gene"))
+        .respond_with(ok_json().set_delay(Duration::from_millis(200)))
+        .expect(1)
+        .mount(&server)
+        .await;
+    // TTL 0: no cache, so only coalescing can explain a single request.
+    let c = client(mock_source("Ensembl", &server.uri()).with_cache_ttl(Duration::ZERO));
+    let results = join_all((0..8).map(|_| get(&c, "gene"))).await;
+    assert!(
+        results
+            .iter()
+            .all(|r| r.as_ref().unwrap() == &json!({"ok": true}))
+    );
+}
+
+#[tokio::test]
+async fn coalesced_callers_all_see_the_same_error() {
+    let server = MockServer::start().await;
+    Mock::given(path("/gene"))
+        .respond_with(ResponseTemplate::new(404).set_delay(Duration::from_millis(200)))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Ensembl", &server.uri()));
+    for r in join_all((0..8).map(|_| get(&c, "gene"))).await {
+        assert_eq!(r.unwrap_err().upstream_status(), Some(404));
+    }
+}
+
+#[tokio::test]
+async fn ttl_zero_disables_the_cache() {
+    let server = MockServer::start().await;
+    Mock::given(path("/gene"))
+        .respond_with(ok_json())
+        .expect(2)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Ensembl", &server.uri()).with_cache_ttl(Duration::ZERO));
+    get(&c, "gene").await.unwrap();
+    get(&c, "gene").await.unwrap();
+}
+
+#[tokio::test]
+async fn errors_are_not_cached() {
+    let server = MockServer::start().await;
+    let responder = Recording::sequence(vec![ResponseTemplate::new(404), ok_json()]);
+    Mock::given(path("/gene"))
+        .respond_with(responder.clone())
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Ensembl", &server.uri()));
+    assert!(get(&c, "gene").await.is_err());
+    assert!(get(&c, "gene").await.is_ok());
+    assert_eq!(responder.count(), 2);
+}
+
+#[tokio::test]
+async fn different_query_parameters_are_different_cache_entries() {
+    let server = MockServer::start().await;
+    Mock::given(path("/s"))
+        .and(query_param("q", "a"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!("A")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(path("/s"))
+        .and(query_param("q", "b"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!("B")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("X", &server.uri()));
+    for _ in 0..2 {
+        assert_eq!(
+            c.get_json::<Value>("s", &[("q", "a")]).await.unwrap(),
+            json!("A")
+        );
+        assert_eq!(
+            c.get_json::<Value>("s", &[("q", "b")]).await.unwrap(),
+            json!("B")
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Bodies
+
+#[tokio::test]
+async fn a_40_mib_body_is_refused_as_upstream_error() {
+    let server = MockServer::start().await;
+    Mock::given(path("/huge"))
+        .respond_with(ResponseTemplate::new(200).set_body_bytes(vec![b' '; 40 * 1024 * 1024]))
+        .expect(1) // never retried
+        .mount(&server)
+        .await;
+    let c = client(mock_source("IGVF Catalog", &server.uri()));
+    let err = get(&c, "huge").await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ApiError::Upstream {
+                failure: UpstreamFailure::TooLarge { limit: 33_554_432 },
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(
+        err.to_envelope()
+            .error
+            .message
+            .contains("larger than 32 MiB")
+    );
+}
+
+/// A server that answers with an endless chunked body and reports how much it wrote
+/// before the client hung up.
+async fn endless_body_server() -> (String, tokio::task::JoinHandle<usize>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.unwrap();
+        let mut head = [0u8; 4096];
+        let _ = socket.read(&mut head).await;
+        let _ = socket
+            .write_all(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            .await;
+        let chunk = vec![b'['; 1024 * 1024];
+        let mut written = 0usize;
+        loop {
+            let frame = [format!("{:x}\r\n", chunk.len()).as_bytes(), &chunk, b"\r\n"].concat();
+            if socket.write_all(&frame).await.is_err() {
+                return written;
+            }
+            written += chunk.len();
+            if written > 1024 * 1024 * 1024 {
+                return written; // 1 GiB: the client clearly did not stop
+            }
+        }
+    });
+    (url, task)
+}
+
+#[tokio::test]
+async fn an_endless_body_without_length_is_cut_at_the_cap() {
+    let (url, server) = endless_body_server().await;
+    let c = client(mock_source("IGVF Catalog", &url));
+    let err = get(&c, "stream").await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ApiError::Upstream {
+                failure: UpstreamFailure::TooLarge { .. },
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    drop(c);
+    let written = server.await.unwrap();
+    // The client stopped reading near the cap instead of buffering everything.
+    assert!(written < 64 * 1024 * 1024, "server wrote {written} bytes");
+}
+
+#[derive(Debug, Deserialize)]
+#[allow(dead_code, reason = "decoded only to exercise the decoder")]
+struct Partner {
+    score: f64,
+}
+
+#[tokio::test]
+async fn malformed_json_is_upstream_error_and_the_log_names_the_path() {
+    let server = MockServer::start().await;
+    Mock::given(path("/network"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!([{"score": 0.9}, {"score": "high"}])),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(path("/truncated"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(r#"[{"score": 0.9}, {"sco"#))
+        .mount(&server)
+        .await;
+    let c = client(mock_source("STRING", &server.uri()));
+    let logs = LogCapture::start();
+    let err = c
+        .get_json::<Vec<Partner>>("network", &[])
+        .await
+        .unwrap_err();
+    let ApiError::Upstream {
+        failure: UpstreamFailure::Decode { path, .. },
+        ..
+    } = &err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!(path, "[1].score");
+    assert_eq!(err.code(), ErrorCode::UpstreamError);
+    assert!(err.to_envelope().error.message.contains("[1].score"));
+    let err = c
+        .get_json::<Vec<Partner>>("truncated", &[])
+        .await
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        ApiError::Upstream {
+            failure: UpstreamFailure::Decode { .. },
+            ..
+        }
+    ));
+    let logged = logs.contents();
+    assert!(logged.contains("path=[1].score"), "{logged}");
+    assert!(logged.contains("undecodable upstream response"), "{logged}");
+}
+
+#[tokio::test]
+async fn an_html_page_instead_of_json_is_upstream_error_not_a_panic() {
+    let server = MockServer::start().await;
+    Mock::given(path("/lookup"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_string("<html><body>Maintenance</body></html>"),
+        )
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Ensembl", &server.uri()));
+    let err = get(&c, "lookup").await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::UpstreamError);
+}
+
+// ---------------------------------------------------------------------------------------
+// What we send
+
+#[tokio::test]
+async fn requests_ask_for_json_identify_us_and_carry_default_query() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/api/json/get_string_ids"))
+        .and(header("accept", "application/json"))
+        .and(header("user-agent", "string-mcp/test"))
+        .and(query_param("caller_identity", "lifesciences-mcp"))
+        .and(query_param("identifiers", "TP53"))
+        .respond_with(ok_json())
+        .expect(1)
+        .mount(&server)
+        .await;
+    // Base URL with a path and a trailing slash; the request path with a leading slash.
+    let config = mock_source("STRING", &format!("{}/api/", server.uri()))
+        .with_user_agent("string-mcp/test")
+        .with_default_query("caller_identity", "lifesciences-mcp");
+    let c = client(config);
+    c.get_json::<Value>("/json/get_string_ids", &[("identifiers", "TP53")])
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn post_form_and_post_json_send_their_bodies() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/json/network"))
+        .and(header("content-type", "application/x-www-form-urlencoded"))
+        .and(body_string("identifiers=TP53%0DMDM2&species=9606"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/lookup/id"))
+        .and(header("content-type", "application/json"))
+        .and(header("accept", "application/json"))
+        .and(body_json(json!({"ids": ["ENSG00000141510"]})))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ENSG00000141510": {}})))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("X", &server.uri()));
+    let _: Value = c
+        .post_form(
+            "json/network",
+            &[("identifiers", "TP53\rMDM2"), ("species", "9606")],
+        )
+        .await
+        .unwrap();
+    let _: Value = c
+        .post_json("lookup/id", &json!({"ids": ["ENSG00000141510"]}))
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn look_up_posts_are_retried_but_not_cached() {
+    let server = MockServer::start().await;
+    let responder = Recording::sequence(vec![ResponseTemplate::new(503), ok_json()]);
+    Mock::given(method("POST"))
+        .respond_with(responder.clone())
+        .mount(&server)
+        .await;
+    let c = client(mock_source("X", &server.uri()));
+    let _: Value = c.post_json("lookup/id", &json!({"ids": []})).await.unwrap();
+    assert_eq!(responder.count(), 2, "retried once");
+    let _: Value = c.post_json("lookup/id", &json!({"ids": []})).await.unwrap();
+    assert_eq!(responder.count(), 3, "not cached");
+}
+
+#[tokio::test]
+async fn urls_for_links_follow_the_configured_base() {
+    let c = client(
+        SourceConfig::new("STRING", "STRING", "https://string-db.org/api/")
+            .unwrap()
+            .with_default_query("caller_identity", "lifesciences-mcp"),
+    );
+    let url = c
+        .url(
+            "image/network",
+            &[("identifiers", "TP53\rMDM2"), ("species", "9606")],
+        )
+        .unwrap();
+    assert_eq!(
+        url.as_str(),
+        "https://string-db.org/api/image/network?caller_identity=lifesciences-mcp&identifiers=TP53%0DMDM2&species=9606"
+    );
+}

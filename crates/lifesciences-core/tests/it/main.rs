@@ -1,0 +1,13 @@
+//! Integration tests of lifesciences-core: one test binary (links once), one module per
+//! area. Every upstream is a local wiremock server; nothing touches the network.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] fns: failing loudly is the point"
+)]
+
+mod cli;
+mod http;
+mod tools;
+mod transport;

@@ -1,0 +1,218 @@
+//! Tools as an agent sees them, through a real MCP client against core's `TestServer`:
+//! structured results, error envelopes, argument errors, cursors, definitions.
+
+use lifesciences_core::testing::{McpTestClient, TestServer};
+use lifesciences_core::{ErrorCode, McpServer};
+use serde_json::json;
+use wiremock::matchers::{path, query_param};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+async fn setup() -> (MockServer, McpTestClient) {
+    let upstream = MockServer::start().await;
+    let client = McpTestClient::connect(TestServer::for_mock(&upstream.uri())).await;
+    (upstream, client)
+}
+
+#[tokio::test]
+async fn every_tool_is_titled_described_read_only_and_typed() {
+    let (_upstream, client) = setup().await;
+    let tools = client.tools().await;
+    assert_eq!(tools.len(), TestServer::tools().len());
+    let mut names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
+    names.dedup();
+    assert_eq!(names, ["items_get_item", "items_search"]);
+    for tool in &tools {
+        assert!(tool.title.is_some(), "{} has a title", tool.name);
+        assert!(
+            tool.description
+                .as_deref()
+                .is_some_and(|d| d.contains("Example")),
+            "{}",
+            tool.name
+        );
+        let a = tool.annotations.as_ref().expect("annotations");
+        assert_eq!(a.read_only_hint, Some(true));
+        assert_eq!(a.idempotent_hint, Some(true));
+        assert_eq!(a.open_world_hint, Some(true));
+        assert!(
+            tool.output_schema.is_some(),
+            "{} declares an outputSchema",
+            tool.name
+        );
+    }
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_lookup_returns_structured_content_without_nulls() {
+    let (upstream, client) = setup().await;
+    Mock::given(path("/items/42"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({"number": 42, "name": null, "uniprot": ["P04637", "not valid!"]}),
+        ))
+        .mount(&upstream)
+        .await;
+    // call_ok asserts no nulls and that the text content mirrors the structured content.
+    let item = client
+        .call_ok("items_get_item", json!({"item_id": "ITEM:42"}))
+        .await;
+    assert_eq!(
+        item,
+        json!({"id": "ITEM:42", "cross_references": {"uniprot": ["P04637"]}})
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn strict_ids_unknown_ids_and_upstream_failures_are_envelopes() {
+    let (upstream, client) = setup().await;
+    Mock::given(path("/items/7"))
+        .respond_with(ResponseTemplate::new(404))
+        .mount(&upstream)
+        .await;
+    Mock::given(path("/items/8"))
+        .respond_with(ResponseTemplate::new(503))
+        .mount(&upstream)
+        .await;
+
+    let e = client
+        .call_err("items_get_item", json!({"item_id": "ITEM42"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::UnresolvedEntity);
+    assert_eq!(e.recovery_hint, "Use format 'ITEM:42'");
+    assert_eq!(e.invalid_input.as_deref(), Some("ITEM42"));
+
+    let e = client
+        .call_err("items_get_item", json!({"item_id": "ITEM:7"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::EntityNotFound);
+
+    let e = client
+        .call_err("items_get_item", json!({"item_id": "ITEM:8"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::UpstreamError);
+    assert!(
+        e.message.starts_with("Items answered HTTP 503"),
+        "{}",
+        e.message
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn bad_arguments_are_invalid_input_envelopes_not_serde_text() {
+    let (_upstream, client) = setup().await;
+    let cases = [
+        (json!({}), "Argument 'item_id' is required."),
+        (
+            json!({"item_id": 5}),
+            "Argument 'item_id' has the wrong type: expected a string, got integer `5`.",
+        ),
+        (
+            json!({"item_id": "ITEM:1", "id": "x"}),
+            "Unknown argument 'id'. This tool accepts: 'item_id'.",
+        ),
+    ];
+    for (args, message) in cases {
+        let e = client.call_err("items_get_item", args).await;
+        assert_eq!(e.code, ErrorCode::InvalidInput);
+        assert_eq!(e.message, message);
+        assert!(e.recovery_hint.contains("input schema"));
+    }
+    client.close().await;
+}
+
+#[tokio::test]
+async fn search_pages_with_a_cursor_tied_to_its_query() {
+    let (upstream, client) = setup().await;
+    let page = |offset: &str, numbers: &[u64]| {
+        let items: Vec<_> = numbers
+            .iter()
+            .map(|n| json!({"number": n, "name": format!("kinase {n}")}))
+            .collect();
+        Mock::given(path("/items"))
+            .and(query_param("q", "kinase"))
+            .and(query_param("offset", offset))
+            .and(query_param("limit", "2"))
+            .respond_with(
+                ResponseTemplate::new(200).set_body_json(json!({"total": 3, "items": items})),
+            )
+            .expect(1)
+    };
+    page("0", &[1, 2]).mount(&upstream).await;
+    page("2", &[3]).mount(&upstream).await;
+
+    let first = client
+        .call_ok("items_search", json!({"query": "kinase", "page_size": "2"}))
+        .await;
+    assert_eq!(first["items"].as_array().unwrap().len(), 2);
+    assert_eq!(first["pagination"]["total_count"], 3);
+    assert_eq!(first["pagination"]["page_size"], 2);
+    let cursor = first["pagination"]["cursor"]
+        .as_str()
+        .expect("a next page")
+        .to_owned();
+
+    let second = client
+        .call_ok(
+            "items_search",
+            json!({"query": "kinase", "page_size": 2, "cursor": cursor}),
+        )
+        .await;
+    assert_eq!(second["items"][0]["id"], "ITEM:3");
+    assert!(second["pagination"]["cursor"].is_null(), "last page");
+
+    // The same cursor with another query is refused, as is a garbled one.
+    let e = client
+        .call_err(
+            "items_search",
+            json!({"query": "phosphatase", "cursor": cursor}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(e.message.contains("different query"));
+    let e = client
+        .call_err(
+            "items_search",
+            json!({"query": "kinase", "cursor": "garbage"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn short_queries_and_out_of_range_page_sizes_are_refused_before_any_request() {
+    let (upstream, client) = setup().await;
+    let e = client
+        .call_err("items_search", json!({"query": " k "}))
+        .await;
+    assert_eq!(e.code, ErrorCode::AmbiguousQuery);
+    assert!(
+        e.recovery_hint
+            .contains("Minimum query length is 2 characters")
+    );
+    let e = client
+        .call_err("items_search", json!({"query": "kinase", "page_size": 0}))
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert_eq!(
+        e.message,
+        "Argument 'page_size' must be between 1 and 100; got 0."
+    );
+    assert!(upstream.received_requests().await.unwrap().is_empty());
+    client.close().await;
+}
+
+#[tokio::test]
+async fn an_unknown_tool_is_a_protocol_error_not_a_tool_result() {
+    let (_upstream, client) = setup().await;
+    let r = client
+        .peer()
+        .call_tool(lifesciences_core::rmcp::model::CallToolRequestParams::new(
+            "nope",
+        ))
+        .await;
+    assert!(r.is_err());
+    client.close().await;
+}

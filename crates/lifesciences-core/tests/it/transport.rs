@@ -1,0 +1,140 @@
+//! The transports: stdio framing (driven over an in-memory pipe exactly as over the
+//! process's stdin/stdout) and Streamable HTTP with its health check and Host allow-list.
+
+use std::time::Duration;
+
+use lifesciences_core::serve::{self, HttpOptions};
+use lifesciences_core::testing::TestServer;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+
+#[tokio::test]
+async fn garbage_on_stdin_does_not_kill_the_stdio_server() {
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(theirs);
+    let server = tokio::spawn(serve::serve_io(
+        TestServer::for_mock("http://127.0.0.1:9"),
+        read,
+        write,
+        futures::future::pending(),
+    ));
+    let (reader, mut writer) = tokio::io::split(ours);
+    let garbage: &[&[u8]] = &[
+        b"this is not json\n",
+        b"{\"jsonrpc\":\"2.0\"}\n",
+        b"[1,2,3]\n",
+        b"\xff\xfe\x00garbage\n",
+        b"{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"no/such/method\"}\n",
+        b"\n",
+    ];
+    for line in garbage {
+        writer.write_all(line).await.unwrap();
+    }
+    writer.write_all(INITIALIZE.as_bytes()).await.unwrap();
+    writer.write_all(b"\n").await.unwrap();
+
+    let mut lines = BufReader::new(reader).lines();
+    let answer = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            let value: serde_json::Value = match serde_json::from_str(&line) {
+                Ok(v) => v,
+                Err(_) => panic!("the server wrote a non-JSON line to stdout: {line}"),
+            };
+            if value["id"] == 1 {
+                return value;
+            }
+        }
+        panic!("the server closed stdout without answering initialize")
+    })
+    .await
+    .expect("initialize answered after garbage");
+    assert_eq!(answer["result"]["serverInfo"]["name"], "test-mcp");
+    assert!(!server.is_finished(), "the server is still running");
+    drop(writer);
+    drop(lines);
+    let ended = tokio::time::timeout(Duration::from_secs(5), server).await;
+    assert!(ended.is_ok(), "closing stdin ends the server");
+}
+
+async fn raw_http(addr: std::net::SocketAddr, request: String) -> String {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    tokio::time::timeout(Duration::from_secs(5), stream.read_to_string(&mut response))
+        .await
+        .expect("response in time")
+        .unwrap();
+    response
+}
+
+fn post_initialize(host: &str) -> String {
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{INITIALIZE}",
+        INITIALIZE.len()
+    )
+}
+
+#[tokio::test]
+async fn http_serves_health_mcp_and_keeps_the_host_allow_list() {
+    let addr = "127.0.0.1:0".parse().unwrap();
+    let running = serve::start_http(
+        TestServer::for_mock("http://127.0.0.1:9"),
+        HttpOptions::new(addr),
+    )
+    .await
+    .unwrap();
+    let addr = running.local_addr;
+
+    let health = raw_http(
+        addr,
+        format!("GET /health HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
+    )
+    .await;
+    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    assert!(
+        health.contains(r#""status":"ok""#) && health.contains(r#""server":"test-mcp""#),
+        "{health}"
+    );
+
+    let init = raw_http(addr, post_initialize(&addr.to_string())).await;
+    assert!(init.starts_with("HTTP/1.1 200"), "{init}");
+    assert!(init.contains(r#""name":"test-mcp""#), "{init}");
+
+    let rebinding = raw_http(addr, post_initialize("evil.example.com")).await;
+    assert!(
+        rebinding.starts_with("HTTP/1.1 403"),
+        "DNS-rebinding protection: {rebinding}"
+    );
+
+    running.shutdown();
+    tokio::time::timeout(Duration::from_secs(5), running.wait())
+        .await
+        .expect("graceful shutdown in time")
+        .unwrap();
+}
+
+#[tokio::test]
+async fn http_accepts_extra_hosts_when_told_and_caps_request_bodies() {
+    let mut options = HttpOptions::new("127.0.0.1:0".parse().unwrap());
+    options.extra_allowed_hosts = vec!["mcp.example.org".into()];
+    options.max_request_body_bytes = 1024;
+    let running = serve::start_http(TestServer::for_mock("http://127.0.0.1:9"), options)
+        .await
+        .unwrap();
+    let addr = running.local_addr;
+
+    let init = raw_http(addr, post_initialize("mcp.example.org")).await;
+    assert!(init.starts_with("HTTP/1.1 200"), "{init}");
+
+    let big = "x".repeat(4096);
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{big}",
+        big.len()
+    );
+    let refused = raw_http(addr, request).await;
+    assert!(refused.starts_with("HTTP/1.1 413"), "{refused}");
+    running.shutdown();
+}

@@ -1,0 +1,11 @@
+//! string-mcp: an MCP server for STRING protein interactions.
+//!
+//! Partial: this crate is the shell that the foundation issue sets up. It has its
+//! upstream configuration (`client.rs`) and serves MCP, but no tools yet; issue #3
+//! adds them.
+
+mod client;
+mod server;
+
+pub use client::source_configs;
+pub use server::StringServer;
