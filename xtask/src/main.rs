@@ -1,1 +1,73 @@
-fn main() {}
+//! Project automation, run as `cargo xtask <command>`:
+//!
+//! - `demo`: build the servers, serve their fixtures from a local mock upstream, and run
+//!   each through a short scripted MCP session over stdio, printing what a user would see.
+//! - `docs [--check]`: write `docs/tools.md` from the servers' tool definitions (`--check`
+//!   fails when it is stale; CI runs it).
+//! - `live`: run the opt-in tests against the real upstream APIs (network required).
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "xtask is a terminal program: its output is for a person"
+)]
+
+mod demo;
+mod docs;
+mod live;
+mod servers;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "lifesciences-mcp project automation")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run every server through a scripted MCP session against a local mock upstream.
+    Demo {
+        /// Only this server (e.g. string-mcp).
+        #[arg(long)]
+        only: Option<String>,
+    },
+    /// Write docs/tools.md from the servers' tool definitions.
+    Docs {
+        /// Fail (exit 1) when docs/tools.md is not up to date, instead of writing it.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Run the opt-in live tests against the real upstream APIs (needs the network).
+    Live {
+        /// Extra arguments for `cargo test` (e.g. `-p string-mcp`).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        cargo_args: Vec<String>,
+    },
+}
+
+/// The workspace root (xtask lives one level below it).
+pub fn workspace_root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(PathBuf::from).unwrap_or(manifest)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Demo { only } => demo::run(only.as_deref()),
+        Command::Docs { check } => docs::run(check),
+        Command::Live { cargo_args } => live::run(&cargo_args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -4,9 +4,6 @@ use lifesciences_core::rmcp::ServerHandler;
 use lifesciences_core::rmcp::model::{ServerConfig, Tool};
 use lifesciences_core::{ConfigError, HttpClient, McpServer, server_config};
 
-const INSTRUCTIONS: &str =
-    "ChEMBL compounds. This server is a shell: its tools arrive with issue #5.";
-
 /// The ChEMBL compounds MCP server.
 #[derive(Clone, Debug)]
 pub struct ChemblServer {
@@ -16,7 +13,7 @@ pub struct ChemblServer {
 
 impl ServerHandler for ChemblServer {
     fn get_info(&self) -> ServerConfig {
-        server_config::<Self>(INSTRUCTIONS, false)
+        server_config::<Self>(false)
     }
 }
 
@@ -24,6 +21,8 @@ impl McpServer for ChemblServer {
     const NAME: &'static str = "chembl-mcp";
     const TITLE: &'static str = "ChEMBL compounds";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const INSTRUCTIONS: &'static str =
+        "ChEMBL compounds. Partial: this server has no tools yet; they arrive with issue #5.";
 
     fn from_env() -> Result<Self, ConfigError> {
         let sources = crate::client::source_configs()?

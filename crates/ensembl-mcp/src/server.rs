@@ -4,9 +4,6 @@ use lifesciences_core::rmcp::ServerHandler;
 use lifesciences_core::rmcp::model::{ServerConfig, Tool};
 use lifesciences_core::{ConfigError, HttpClient, McpServer, server_config};
 
-const INSTRUCTIONS: &str =
-    "Ensembl genes and transcripts. This server is a shell: its tools arrive with issue #4.";
-
 /// The Ensembl genes and transcripts MCP server.
 #[derive(Clone, Debug)]
 pub struct EnsemblServer {
@@ -16,7 +13,7 @@ pub struct EnsemblServer {
 
 impl ServerHandler for EnsemblServer {
     fn get_info(&self) -> ServerConfig {
-        server_config::<Self>(INSTRUCTIONS, false)
+        server_config::<Self>(false)
     }
 }
 
@@ -24,6 +21,7 @@ impl McpServer for EnsemblServer {
     const NAME: &'static str = "ensembl-mcp";
     const TITLE: &'static str = "Ensembl genes and transcripts";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const INSTRUCTIONS: &'static str = "Ensembl genes and transcripts. Partial: this server has no tools yet; they arrive with issue #4.";
 
     fn from_env() -> Result<Self, ConfigError> {
         let sources = crate::client::source_configs()?

@@ -4,9 +4,6 @@ use lifesciences_core::rmcp::ServerHandler;
 use lifesciences_core::rmcp::model::{ServerConfig, Tool};
 use lifesciences_core::{ConfigError, HttpClient, McpServer, server_config};
 
-const INSTRUCTIONS: &str =
-    "IGVF Catalog knowledge graph. This server is a shell: its tools arrive with issue #6.";
-
 /// The IGVF Catalog knowledge graph MCP server.
 #[derive(Clone, Debug)]
 pub struct IgvfServer {
@@ -16,7 +13,7 @@ pub struct IgvfServer {
 
 impl ServerHandler for IgvfServer {
     fn get_info(&self) -> ServerConfig {
-        server_config::<Self>(INSTRUCTIONS, false)
+        server_config::<Self>(false)
     }
 }
 
@@ -24,6 +21,7 @@ impl McpServer for IgvfServer {
     const NAME: &'static str = "igvf-mcp";
     const TITLE: &'static str = "IGVF Catalog knowledge graph";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const INSTRUCTIONS: &'static str = "IGVF Catalog knowledge graph. Partial: this server has no tools yet; they arrive with issue #6.";
 
     fn from_env() -> Result<Self, ConfigError> {
         let sources = crate::client::source_configs()?

@@ -155,7 +155,6 @@ async fn execute<S: McpServer>(
     let server = match build() {
         Ok(server) => server,
         Err(e) => {
-            tracing::error!("{}: configuration error: {e}", S::NAME);
             eprint_line(&format!("{}: configuration error: {e}", S::NAME));
             return ExitCode::from(EXIT_USAGE);
         }

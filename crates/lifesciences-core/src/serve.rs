@@ -29,6 +29,9 @@ pub trait McpServer: ServerHandler + Clone + Send + Sync + 'static {
     const TITLE: &'static str;
     /// The server crate's version (`env!("CARGO_PKG_VERSION")`).
     const VERSION: &'static str;
+    /// What the server tells the agent at `initialize`: its Fuzzy-to-Fact path in three
+    /// lines (which tool to start from, how to get exact IDs, where to go next).
+    const INSTRUCTIONS: &'static str;
 
     /// Build the server from the environment (base URLs, rates...). No network I/O: the
     /// server must answer `initialize` within milliseconds.
@@ -39,9 +42,9 @@ pub trait McpServer: ServerHandler + Clone + Send + Sync + 'static {
     fn tools() -> Vec<Tool>;
 }
 
-/// The `initialize` answer of a server: name, title and version from `S`, the given
-/// instructions, and the tools capability (plus resources when `resources` is true).
-pub fn server_config<S: McpServer>(instructions: &str, resources: bool) -> ServerConfig {
+/// The `initialize` answer of a server: name, title, version and instructions from `S`,
+/// and the tools capability (plus resources when `resources` is true).
+pub fn server_config<S: McpServer>(resources: bool) -> ServerConfig {
     let builder = ServerCapabilities::builder().enable_tools();
     let capabilities = if resources {
         builder.enable_resources().build()
@@ -50,7 +53,7 @@ pub fn server_config<S: McpServer>(instructions: &str, resources: bool) -> Serve
     };
     ServerConfig::new(capabilities)
         .with_server_info(Implementation::new(S::NAME, S::VERSION).with_title(S::TITLE))
-        .with_instructions(instructions)
+        .with_instructions(S::INSTRUCTIONS)
 }
 
 /// Serve MCP over any byte stream until the peer closes it or `shutdown` resolves.

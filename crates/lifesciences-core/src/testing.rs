@@ -235,7 +235,8 @@ impl wiremock::Respond for Recording {
 /// A real MCP client connected to a server over an in-memory duplex stream.
 pub struct McpTestClient {
     client: RunningService<RoleClient, ()>,
-    server: tokio::task::JoinHandle<()>,
+    /// The in-process server task; `None` for a server run as a child process.
+    server: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl McpTestClient {
@@ -251,7 +252,28 @@ impl McpTestClient {
             }
         });
         let client = ().serve(client_io).await.expect("MCP handshake");
-        Self { client, server }
+        Self {
+            client,
+            server: Some(server),
+        }
+    }
+
+    /// Start a built server binary (e.g. `env!("CARGO_BIN_EXE_string-mcp")`) with `env`
+    /// and connect to it over its stdin/stdout, as an MCP client application would.
+    /// The child's logs go to stderr at `error` level unless `env` sets `RUST_LOG`.
+    pub async fn spawn_binary(program: &str, env: &[(&str, &str)]) -> Self {
+        let mut command = tokio::process::Command::new(program);
+        command.env("RUST_LOG", "error");
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let transport = rmcp::transport::TokioChildProcess::new(command)
+            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+        let client = ().serve(transport).await.expect("MCP handshake with the binary");
+        Self {
+            client,
+            server: None,
+        }
     }
 
     /// The underlying rmcp client.
@@ -316,7 +338,9 @@ impl McpTestClient {
     /// Close the session and stop the server.
     pub async fn close(self) {
         let _ = self.client.cancel().await;
-        self.server.abort();
+        if let Some(server) = self.server {
+            server.abort();
+        }
     }
 }
 
@@ -533,11 +557,7 @@ impl TestServer {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for TestServer {
     fn get_info(&self) -> ServerConfig {
-        server_config::<Self>(
-            "Items test server.\n1. items_search finds items by words.\n\
-             2. items_get_item fetches one by its CURIE.",
-            false,
-        )
+        server_config::<Self>(false)
     }
 }
 
@@ -545,6 +565,9 @@ impl McpServer for TestServer {
     const NAME: &'static str = "test-mcp";
     const TITLE: &'static str = "Items (test server)";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const INSTRUCTIONS: &'static str = "Items test server.\n\
+        1. items_search finds items by words and returns their CURIEs.\n\
+        2. items_get_item fetches one item by CURIE, with cross-references.";
 
     fn from_env() -> Result<Self, ConfigError> {
         Self::new(SourceConfig::new("Items", "ITEMS", "http://127.0.0.1:9")?.from_env()?)

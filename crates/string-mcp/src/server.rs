@@ -4,9 +4,6 @@ use lifesciences_core::rmcp::ServerHandler;
 use lifesciences_core::rmcp::model::{ServerConfig, Tool};
 use lifesciences_core::{ConfigError, HttpClient, McpServer, server_config};
 
-const INSTRUCTIONS: &str =
-    "STRING protein interactions. This server is a shell: its tools arrive with issue #3.";
-
 /// The STRING protein interactions MCP server.
 #[derive(Clone, Debug)]
 pub struct StringServer {
@@ -16,7 +13,7 @@ pub struct StringServer {
 
 impl ServerHandler for StringServer {
     fn get_info(&self) -> ServerConfig {
-        server_config::<Self>(INSTRUCTIONS, false)
+        server_config::<Self>(false)
     }
 }
 
@@ -24,6 +21,7 @@ impl McpServer for StringServer {
     const NAME: &'static str = "string-mcp";
     const TITLE: &'static str = "STRING protein interactions";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const INSTRUCTIONS: &'static str = "STRING protein interactions. Partial: this server has no tools yet; they arrive with issue #3.";
 
     fn from_env() -> Result<Self, ConfigError> {
         let sources = crate::client::source_configs()?

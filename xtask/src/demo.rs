@@ -1,0 +1,233 @@
+//! `cargo xtask demo`: build the servers, start one local mock upstream serving each
+//! crate's fixtures, and run every server binary through a short scripted MCP session
+//! over stdio with a real MCP client, printing what a user would see.
+//!
+//! Each server's script lives in `demo/<source>.rs`: the mock routes (under a path
+//! prefix of its own, pointed at by the server's `*_API_URL` variables) and the calls.
+//! A step that does not end as its script expects fails the demo.
+
+pub mod chembl;
+pub mod ensembl;
+pub mod igvf;
+pub mod string;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context as _, bail};
+use lifesciences_core::testing::McpTestClient;
+use serde_json::Value;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use crate::servers::{self, ServerEntry};
+
+/// How a step should end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(
+    dead_code,
+    reason = "the server scripts construct these as their tools arrive (#3-#6)"
+)]
+pub enum Expect {
+    /// A successful result.
+    Ok,
+    /// An error envelope with this code (e.g. `UNRESOLVED_ENTITY`).
+    Error(&'static str),
+}
+
+/// One call of a demo session.
+pub struct Step {
+    /// What the user is doing, in words.
+    pub say: &'static str,
+    /// The tool to call.
+    pub tool: &'static str,
+    /// Its arguments.
+    pub arguments: Value,
+    /// How it should end.
+    pub expect: Expect,
+}
+
+/// A server's demo: where its upstreams point, what the mock serves, what to call.
+#[derive(Default)]
+pub struct Script {
+    /// `(environment variable, path prefix on the mock)` for each upstream, e.g.
+    /// `("STRING_API_URL", "/string")`. Every upstream of the server must be listed, so
+    /// the demo never reaches the real network.
+    pub upstreams: Vec<(&'static str, &'static str)>,
+    /// Routes of the mock upstream (paths include the prefix).
+    pub mocks: Vec<Mock>,
+    /// The calls, in order.
+    pub steps: Vec<Step>,
+}
+
+/// A fixture file of a server crate (`crates/<crate>/tests/fixtures/<name>`), as a 200
+/// JSON response.
+#[allow(
+    dead_code,
+    reason = "the server scripts use it as their tools arrive (#3-#6)"
+)]
+pub fn fixture(krate: &str, name: &str) -> ResponseTemplate {
+    let path = crate::workspace_root()
+        .join("crates")
+        .join(krate)
+        .join("tests/fixtures")
+        .join(name);
+    match std::fs::read(&path) {
+        Ok(body) => ResponseTemplate::new(200)
+            .insert_header("content-type", "application/json")
+            .set_body_bytes(body),
+        Err(e) => ResponseTemplate::new(500)
+            .set_body_string(format!("demo fixture {} is missing: {e}", path.display())),
+    }
+}
+
+pub fn run(only: Option<&str>) -> anyhow::Result<()> {
+    let entries: Vec<ServerEntry> = servers::all()
+        .into_iter()
+        .filter(|e| only.is_none_or(|name| e.name == name))
+        .collect();
+    if entries.is_empty() {
+        bail!("no server named {:?}", only.unwrap_or_default());
+    }
+    let binaries = build(&entries)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let mut failures = 0;
+        for (entry, binary) in entries.iter().zip(&binaries) {
+            failures += session(entry, binary).await?;
+        }
+        println!();
+        if failures > 0 {
+            bail!("{failures} demo step(s) did not end as expected");
+        }
+        println!("Demo complete: every step ended as expected.");
+        Ok(())
+    })
+}
+
+/// Build the server binaries and return their paths.
+fn build(entries: &[ServerEntry]) -> anyhow::Result<Vec<PathBuf>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let root = crate::workspace_root();
+    println!("Building {} server(s)…", entries.len());
+    let mut build = Command::new(&cargo);
+    build.current_dir(&root).args(["build", "--quiet"]);
+    for entry in entries {
+        build.args(["-p", entry.name]);
+    }
+    let status = build.status().context("cannot run cargo build")?;
+    if !status.success() {
+        bail!("cargo build failed ({status})");
+    }
+    let target = target_dir(&cargo, &root)?;
+    Ok(entries
+        .iter()
+        .map(|e| {
+            target
+                .join("debug")
+                .join(format!("{}{}", e.name, std::env::consts::EXE_SUFFIX))
+        })
+        .collect())
+}
+
+fn target_dir(cargo: &str, root: &Path) -> anyhow::Result<PathBuf> {
+    let output = Command::new(cargo)
+        .current_dir(root)
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .output()
+        .context("cannot run cargo metadata")?;
+    let metadata: Value =
+        serde_json::from_slice(&output.stdout).context("cargo metadata output")?;
+    metadata["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .context("cargo metadata has no target_directory")
+}
+
+/// Run one server's script; returns the number of steps that did not end as expected.
+async fn session(entry: &ServerEntry, binary: &Path) -> anyhow::Result<usize> {
+    let mock = MockServer::start().await;
+    let script = (entry.demo)();
+    for route in script.mocks {
+        route.mount(&mock).await;
+    }
+    // Anything the script did not anticipate gets a clear 404, never the real network.
+    Mock::given(wiremock::matchers::any())
+        .respond_with(ResponseTemplate::new(404).set_body_string("no demo route for this request"))
+        .with_priority(u8::MAX)
+        .mount(&mock)
+        .await;
+    let urls: Vec<(&str, String)> = script
+        .upstreams
+        .iter()
+        .map(|(var, prefix)| (*var, format!("{}{prefix}", mock.uri())))
+        .collect();
+    let env: Vec<(&str, &str)> = urls.iter().map(|(k, v)| (*k, v.as_str())).collect();
+
+    println!("\n━━━ {} ━━━ {}", entry.name, entry.title);
+    let program = binary.to_str().context("binary path is not UTF-8")?;
+    let client = McpTestClient::spawn_binary(program, &env).await;
+    if let Some(info) = client.peer().peer_info() {
+        if let Some(server) = &info.server_info {
+            println!("initialize → {} {}", server.name, server.version);
+        }
+        if let Some(instructions) = &info.instructions {
+            for line in instructions.lines() {
+                println!("  │ {line}");
+            }
+        }
+    }
+    let tools = client.tools().await;
+    let names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
+    println!(
+        "tools/list → {} tool(s){}{}",
+        names.len(),
+        if names.is_empty() { "" } else { ": " },
+        names.join(", ")
+    );
+
+    let mut failures = 0;
+    for step in &script.steps {
+        println!("\n▶ {}", step.say);
+        println!("  {} {}", step.tool, step.arguments);
+        let result = client.call(step.tool, step.arguments.clone()).await;
+        let structured = result.structured_content.clone().unwrap_or(Value::Null);
+        let code = structured["error"]["code"].as_str().map(str::to_owned);
+        let outcome = match (result.is_error == Some(true), step.expect) {
+            (false, Expect::Ok) => true,
+            (true, Expect::Error(expected)) => code.as_deref() == Some(expected),
+            _ => false,
+        };
+        print_result(&structured, result.is_error == Some(true));
+        if !outcome {
+            failures += 1;
+            println!("  ✘ expected {:?}", step.expect);
+        }
+    }
+    client.close().await;
+    Ok(failures)
+}
+
+/// Print a result as an agent would read it, shortened for a terminal.
+fn print_result(structured: &Value, is_error: bool) {
+    const MAX_LINES: usize = 24;
+    if is_error {
+        let e = &structured["error"];
+        println!(
+            "  ✘ {}: {}",
+            e["code"].as_str().unwrap_or("?"),
+            e["message"].as_str().unwrap_or("")
+        );
+        println!("    hint: {}", e["recovery_hint"].as_str().unwrap_or(""));
+        return;
+    }
+    let text = serde_json::to_string_pretty(structured).unwrap_or_default();
+    let lines: Vec<_> = text.lines().collect();
+    for line in lines.iter().take(MAX_LINES) {
+        println!("  {line}");
+    }
+    if lines.len() > MAX_LINES {
+        println!("  … ({} more lines)", lines.len() - MAX_LINES);
+    }
+}

@@ -1,0 +1,40 @@
+//! The servers of the workspace, as xtask sees them. Adding a server is one line here.
+
+use lifesciences_core::McpServer;
+use lifesciences_core::rmcp::model::Tool;
+
+use crate::demo::Script;
+
+/// What xtask needs to know about one server.
+pub struct ServerEntry {
+    /// Package and binary name, e.g. `string-mcp`.
+    pub name: &'static str,
+    /// Human title.
+    pub title: &'static str,
+    /// `initialize` instructions.
+    pub instructions: &'static str,
+    /// The tool definitions.
+    pub tools: fn() -> Vec<Tool>,
+    /// The demo script (mock upstream routes and the calls to make).
+    pub demo: fn() -> Script,
+}
+
+fn entry<S: McpServer>(demo: fn() -> Script) -> ServerEntry {
+    ServerEntry {
+        name: S::NAME,
+        title: S::TITLE,
+        instructions: S::INSTRUCTIONS,
+        tools: S::tools,
+        demo,
+    }
+}
+
+/// Every server, in the order docs and the demo present them.
+pub fn all() -> Vec<ServerEntry> {
+    vec![
+        entry::<string_mcp::StringServer>(crate::demo::string::script),
+        entry::<ensembl_mcp::EnsemblServer>(crate::demo::ensembl::script),
+        entry::<chembl_mcp::ChemblServer>(crate::demo::chembl::script),
+        entry::<igvf_mcp::IgvfServer>(crate::demo::igvf::script),
+    ]
+}
