@@ -122,12 +122,9 @@ pub struct SourceConfig {
     pub cache_max_bytes: u64,
 }
 
-/// The User-Agent every source sends unless told otherwise.
+/// The User-Agent every source sends unless told otherwise: `lifesciences-mcp/<version>`.
 pub fn default_user_agent() -> String {
-    format!(
-        "lifesciences-mcp/{} (+https://github.com/lifesciences-mcp/lifesciences-mcp)",
-        env!("CARGO_PKG_VERSION")
-    )
+    format!("lifesciences-mcp/{}", env!("CARGO_PKG_VERSION"))
 }
 
 impl SourceConfig {

@@ -15,10 +15,8 @@ mod retry;
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, SystemTime};
 
-use backon::{ExponentialBuilder, Retryable as _};
 use bytes::Bytes;
 use futures::FutureExt as _;
 use governor::clock::{Clock as _, DefaultClock};
@@ -278,43 +276,10 @@ impl HttpClient {
 
     async fn fetch_with_retries(&self, prepared: &Prepared) -> Result<Bytes, ApiError> {
         let config = &self.inner.config;
-        let policy = &config.retry;
-        let attempts = AtomicU32::new(0);
-        let mut waited = Duration::ZERO;
-        // The schedule gives ceilings (500 ms, 1 s, 2 s...); `next_delay` applies full
-        // jitter, or the upstream's Retry-After, and the total cap.
-        let backoff = ExponentialBuilder::default()
-            .with_min_delay(policy.base_delay)
-            .with_factor(2.0)
-            .with_max_delay(policy.max_delay)
-            .with_max_times(policy.max_retries);
-        let outcome = (|| async {
-            attempts.fetch_add(1, Ordering::Relaxed);
-            self.attempt(prepared).await
-        })
-        .retry(backoff)
-        .sleep(tokio::time::sleep)
-        .when(Failure::is_retryable)
-        .adjust(|failure, proposed| {
-            retry::next_delay(failure.retry_after(), proposed, policy, &mut waited)
-        })
-        .notify(|failure, delay| {
-            tracing::info!(
-                source = %config.name,
-                url = %prepared.url,
-                failure = ?failure,
-                wait_ms = delay.as_millis() as u64,
-                "retrying upstream request"
-            );
-        })
-        .await;
-        outcome.map_err(|failure| {
-            failure.into_api_error(
-                &config.name,
-                attempts.load(Ordering::Relaxed),
-                config.timeout,
-            )
-        })
+        let label = format!("{} {}", config.name, prepared.url);
+        let (outcome, attempts) =
+            retry::run(&config.retry, &label, || self.attempt(prepared)).await;
+        outcome.map_err(|failure| failure.into_api_error(&config.name, attempts, config.timeout))
     }
 
     /// One request: concurrency permit first (so requests waiting for a slot do not

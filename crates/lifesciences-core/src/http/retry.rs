@@ -2,8 +2,11 @@
 //! (exponential backoff with full jitter, or the upstream's `Retry-After`), and when to
 //! stop. Pure functions, so the schedule is unit-tested without a clock.
 
+use std::future::Future;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, SystemTime};
 
+use backon::{ExponentialBuilder, Retryable as _};
 use reqwest::header::HeaderValue;
 
 use crate::client::RetryPolicy;
@@ -135,6 +138,49 @@ pub(crate) fn next_delay(
     Some(delay)
 }
 
+/// Run `attempt` until it succeeds, fails for good, or the policy says stop. Returns the
+/// outcome and the number of attempts made. `label` names the request in logs.
+///
+/// The exponential schedule (backon) gives the ceilings: `base_delay`, then doubled each
+/// retry up to `max_delay`; [`next_delay`] applies full jitter, or the upstream's
+/// `Retry-After`, and the total cap. Sleeps use tokio's clock, so the schedule is tested
+/// under paused time.
+pub(crate) async fn run<T, F, Fut>(
+    policy: &RetryPolicy,
+    label: &str,
+    mut attempt: F,
+) -> (Result<T, Failure>, u32)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, Failure>>,
+{
+    let attempts = AtomicU32::new(0);
+    let mut waited = Duration::ZERO;
+    let backoff = ExponentialBuilder::default()
+        .with_min_delay(policy.base_delay)
+        .with_factor(2.0)
+        .with_max_delay(policy.max_delay)
+        .with_max_times(policy.max_retries);
+    let outcome = (|| {
+        attempts.fetch_add(1, Ordering::Relaxed);
+        attempt()
+    })
+    .retry(backoff)
+    .sleep(tokio::time::sleep)
+    .when(Failure::is_retryable)
+    .adjust(|failure, proposed| next_delay(failure.retry_after(), proposed, policy, &mut waited))
+    .notify(|failure, delay| {
+        tracing::info!(
+            request = label,
+            failure = ?failure,
+            wait_ms = delay.as_millis() as u64,
+            "retrying upstream request"
+        );
+    })
+    .await;
+    (outcome, attempts.into_inner())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,5 +299,94 @@ mod tests {
                 retry_after: Duration::from_secs(40)
             }
         );
+    }
+
+    mod schedule {
+        //! The default policy's real schedule, under tokio's paused clock.
+        use super::*;
+        use std::collections::VecDeque;
+        use std::sync::Mutex;
+        use tokio::time::Instant;
+
+        fn status(status: u16, retry_after: Option<Duration>) -> Failure {
+            Failure::Status {
+                status,
+                retry_after,
+                body: String::new(),
+            }
+        }
+
+        /// Answers with each scripted outcome in turn.
+        async fn scripted(
+            policy: &RetryPolicy,
+            outcomes: Vec<Result<&'static str, Failure>>,
+        ) -> (Result<&'static str, Failure>, u32, Duration) {
+            let queue = Mutex::new(VecDeque::from(outcomes));
+            let started = Instant::now();
+            let (result, attempts) = run(policy, "test", || {
+                let next = queue.lock().unwrap().pop_front().unwrap_or(Ok("drained"));
+                async move { next }
+            })
+            .await;
+            (result, attempts, started.elapsed())
+        }
+
+        #[tokio::test(start_paused = true)]
+        async fn persistent_503_makes_four_attempts_within_the_backoff_ceilings() {
+            let policy = RetryPolicy::default();
+            let always = (0..10).map(|_| Err(status(503, None))).collect();
+            let (result, attempts, elapsed) = scripted(&policy, always).await;
+            assert!(result.is_err());
+            assert_eq!(attempts, 4);
+            // Full jitter: each wait is in [0, 500 ms], [0, 1 s], [0, 2 s].
+            assert!(elapsed <= Duration::from_millis(3500), "{elapsed:?}");
+        }
+
+        #[tokio::test(start_paused = true)]
+        async fn retry_after_is_waited_exactly() {
+            let policy = RetryPolicy::default();
+            let after = Some(Duration::from_millis(400));
+            let outcomes = vec![Err(status(429, after)), Err(status(429, after)), Ok("done")];
+            let (result, attempts, elapsed) = scripted(&policy, outcomes).await;
+            assert_eq!(result.unwrap(), "done");
+            assert_eq!(attempts, 3);
+            assert_eq!(elapsed, Duration::from_millis(800));
+        }
+
+        #[tokio::test(start_paused = true)]
+        async fn client_errors_and_long_retry_after_stop_at_once() {
+            let policy = RetryPolicy::default();
+            let (_, attempts, elapsed) = scripted(&policy, vec![Err(status(404, None))]).await;
+            assert_eq!((attempts, elapsed), (1, Duration::ZERO));
+            let hour = Some(Duration::from_secs(3600));
+            let (_, attempts, elapsed) = scripted(&policy, vec![Err(status(429, hour))]).await;
+            assert_eq!((attempts, elapsed), (1, Duration::ZERO));
+        }
+
+        #[tokio::test(start_paused = true)]
+        async fn the_total_wait_cap_ends_retries_early() {
+            let policy = RetryPolicy {
+                max_total_wait: Duration::from_secs(1),
+                ..RetryPolicy::default()
+            };
+            let after = Some(Duration::from_millis(600));
+            let outcomes = (0..10).map(|_| Err(status(503, after))).collect();
+            let (_, attempts, elapsed) = scripted(&policy, outcomes).await;
+            assert_eq!(attempts, 2, "a second 600 ms wait would pass the 1 s cap");
+            assert_eq!(elapsed, Duration::from_millis(600));
+        }
+
+        #[tokio::test(start_paused = true)]
+        async fn timeouts_and_connection_errors_are_retried() {
+            let policy = RetryPolicy::default();
+            let outcomes = vec![
+                Err(Failure::Timeout),
+                Err(Failure::Connect("refused".into())),
+                Ok("up again"),
+            ];
+            let (result, attempts, _) = scripted(&policy, outcomes).await;
+            assert_eq!(result.unwrap(), "up again");
+            assert_eq!(attempts, 3);
+        }
     }
 }
