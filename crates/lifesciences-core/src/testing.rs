@@ -344,6 +344,22 @@ impl McpTestClient {
     }
 }
 
+/// Start a built server binary and check it answers `initialize` with the name, version
+/// and instructions of `S`, and lists exactly `S::tools()`. Point `env`'s base URLs at a
+/// mock or a closed port: nothing here may reach the network.
+pub async fn assert_binary_speaks_mcp<S: McpServer>(program: &str, env: &[(&str, &str)]) {
+    let client = McpTestClient::spawn_binary(program, env).await;
+    let info = client.peer().peer_info().expect("initialize result");
+    let server = info.server_info.as_ref().expect("server info");
+    assert_eq!(server.name, S::NAME);
+    assert_eq!(server.version, S::VERSION);
+    assert_eq!(info.instructions.as_deref(), Some(S::INSTRUCTIONS));
+    let listed: Vec<_> = client.tools().await.into_iter().map(|t| t.name).collect();
+    let defined: Vec<_> = S::tools().into_iter().map(|t| t.name).collect();
+    assert_eq!(listed, defined);
+    client.close().await;
+}
+
 fn assert_text_mirrors(result: &CallToolResult, structured: &Value) {
     let text = result
         .content

@@ -1,31 +1,13 @@
 //! The built binary, driven over stdio by a real MCP client.
 
 use ensembl_mcp::EnsemblServer;
-use lifesciences_core::McpServer;
-use lifesciences_core::testing::McpTestClient;
+use lifesciences_core::testing::assert_binary_speaks_mcp;
+
+/// A port nothing listens on: the smoke test must not reach the network.
+const CLOSED: &str = "http://127.0.0.1:9";
 
 #[tokio::test]
 async fn the_binary_speaks_mcp_over_stdio() {
-    // Upstreams point at a closed port: nothing here may reach the network.
-    let env = [
-        ("STRING_API_URL", "http://127.0.0.1:9"),
-        ("ENSEMBL_API_URL", "http://127.0.0.1:9"),
-        ("EBI_SEARCH_API_URL", "http://127.0.0.1:9"),
-        ("CHEMBL_API_URL", "http://127.0.0.1:9"),
-        ("UNICHEM_API_URL", "http://127.0.0.1:9"),
-        ("IGVF_CATALOG_API_URL", "http://127.0.0.1:9"),
-    ];
-    let client = McpTestClient::spawn_binary(env!("CARGO_BIN_EXE_ensembl-mcp"), &env).await;
-    let info = client.peer().peer_info().expect("initialize result");
-    let server = info.server_info.as_ref().expect("server info");
-    assert_eq!(server.name, EnsemblServer::NAME);
-    assert_eq!(server.version, EnsemblServer::VERSION);
-    assert_eq!(
-        info.instructions.as_deref(),
-        Some(EnsemblServer::INSTRUCTIONS)
-    );
-    let listed: Vec<_> = client.tools().await.into_iter().map(|t| t.name).collect();
-    let defined: Vec<_> = EnsemblServer::tools().into_iter().map(|t| t.name).collect();
-    assert_eq!(listed, defined);
-    client.close().await;
+    let env = [("ENSEMBL_API_URL", CLOSED), ("EBI_SEARCH_API_URL", CLOSED)];
+    assert_binary_speaks_mcp::<EnsemblServer>(env!("CARGO_BIN_EXE_ensembl-mcp"), &env).await;
 }

@@ -1,28 +1,13 @@
 //! The built binary, driven over stdio by a real MCP client.
 
 use igvf_mcp::IgvfServer;
-use lifesciences_core::McpServer;
-use lifesciences_core::testing::McpTestClient;
+use lifesciences_core::testing::assert_binary_speaks_mcp;
+
+/// A port nothing listens on: the smoke test must not reach the network.
+const CLOSED: &str = "http://127.0.0.1:9";
 
 #[tokio::test]
 async fn the_binary_speaks_mcp_over_stdio() {
-    // Upstreams point at a closed port: nothing here may reach the network.
-    let env = [
-        ("STRING_API_URL", "http://127.0.0.1:9"),
-        ("ENSEMBL_API_URL", "http://127.0.0.1:9"),
-        ("EBI_SEARCH_API_URL", "http://127.0.0.1:9"),
-        ("CHEMBL_API_URL", "http://127.0.0.1:9"),
-        ("UNICHEM_API_URL", "http://127.0.0.1:9"),
-        ("IGVF_CATALOG_API_URL", "http://127.0.0.1:9"),
-    ];
-    let client = McpTestClient::spawn_binary(env!("CARGO_BIN_EXE_igvf-mcp"), &env).await;
-    let info = client.peer().peer_info().expect("initialize result");
-    let server = info.server_info.as_ref().expect("server info");
-    assert_eq!(server.name, IgvfServer::NAME);
-    assert_eq!(server.version, IgvfServer::VERSION);
-    assert_eq!(info.instructions.as_deref(), Some(IgvfServer::INSTRUCTIONS));
-    let listed: Vec<_> = client.tools().await.into_iter().map(|t| t.name).collect();
-    let defined: Vec<_> = IgvfServer::tools().into_iter().map(|t| t.name).collect();
-    assert_eq!(listed, defined);
-    client.close().await;
+    let env = [("IGVF_CATALOG_API_URL", CLOSED)];
+    assert_binary_speaks_mcp::<IgvfServer>(env!("CARGO_BIN_EXE_igvf-mcp"), &env).await;
 }
