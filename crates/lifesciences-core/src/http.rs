@@ -339,6 +339,21 @@ impl HttpClient {
     }
 }
 
+/// Percent-encode one path segment (an identifier a user typed, e.g. for
+/// `lookup/id/{id}`): everything but RFC 3986 unreserved characters is escaped, so `/`,
+/// `?`, `#` and spaces cannot change which resource is requested.
+pub fn encode_path_segment(segment: &str) -> String {
+    let mut out = String::with_capacity(segment.len());
+    for byte in segment.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 async fn status_failure(status: StatusCode, response: reqwest::Response) -> Failure {
     let retry_after =
         retry::parse_retry_after(response.headers().get(RETRY_AFTER), SystemTime::now());
@@ -365,4 +380,17 @@ fn build_reqwest(config: &SourceConfig) -> Result<reqwest::Client, ConfigError> 
             source_name: config.name.clone(),
             detail: e.to_string(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_segments_cannot_escape_their_slot() {
+        assert_eq!(encode_path_segment("ENSG00000141510.17"), "ENSG00000141510.17");
+        assert_eq!(encode_path_segment("a/b?c#d e"), "a%2Fb%3Fc%23d%20e");
+        assert_eq!(encode_path_segment("../x"), "..%2Fx");
+        assert_eq!(encode_path_segment("é"), "%C3%A9");
+    }
 }

@@ -23,7 +23,7 @@ pub use args::{Parameters, SearchQuery, in_range, lenient};
 pub use client::{ConfigError, LifeSciencesClient, RetryPolicy, SourceConfig};
 pub use envelope::{ErrorBody, ErrorCode, ErrorEnvelope, Pagination, PaginationEnvelope};
 pub use error::{ApiError, Guidance, MIN_QUERY_CHARS, UpstreamFailure, tool_result};
-pub use http::HttpClient;
+pub use http::{HttpClient, encode_path_segment};
 pub use serve::{McpServer, server_config};
 pub use xref::{Cardinality, CrossReferences, REGISTRY, XrefKey, XrefSpec};
 
