@@ -341,8 +341,17 @@ impl HttpClient {
 
 /// Percent-encode one path segment (an identifier a user typed, e.g. for
 /// `lookup/id/{id}`): everything but RFC 3986 unreserved characters is escaped, so `/`,
-/// `?`, `#` and spaces cannot change which resource is requested.
-pub fn encode_path_segment(segment: &str) -> String {
+/// `?`, `#` and spaces cannot change which resource is requested. Empty, `.` and `..`
+/// cannot be made safe (URL parsers treat even `%2e%2e` as "go up") and are
+/// `INVALID_INPUT`; tools normally reject them earlier when they parse identifiers.
+pub fn encode_path_segment(segment: &str) -> Result<String, ApiError> {
+    if matches!(segment, "" | "." | "..") {
+        return Err(ApiError::invalid_input(
+            format!("'{segment}' is not an identifier."),
+            "Pass the identifier itself, e.g. 'ENSG00000141510'.",
+            segment,
+        ));
+    }
     let mut out = String::with_capacity(segment.len());
     for byte in segment.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
@@ -351,7 +360,7 @@ pub fn encode_path_segment(segment: &str) -> String {
             out.push_str(&format!("%{byte:02X}"));
         }
     }
-    out
+    Ok(out)
 }
 
 async fn status_failure(status: StatusCode, response: reqwest::Response) -> Failure {
@@ -388,9 +397,14 @@ mod tests {
 
     #[test]
     fn path_segments_cannot_escape_their_slot() {
-        assert_eq!(encode_path_segment("ENSG00000141510.17"), "ENSG00000141510.17");
-        assert_eq!(encode_path_segment("a/b?c#d e"), "a%2Fb%3Fc%23d%20e");
-        assert_eq!(encode_path_segment("../x"), "..%2Fx");
-        assert_eq!(encode_path_segment("é"), "%C3%A9");
+        let enc = |s: &str| encode_path_segment(s).unwrap();
+        assert_eq!(enc("ENSG00000141510.17"), "ENSG00000141510.17");
+        assert_eq!(enc("a/b?c#d e"), "a%2Fb%3Fc%23d%20e");
+        assert_eq!(enc("../x"), "..%2Fx");
+        assert_eq!(enc("é"), "%C3%A9");
+        for unsafe_segment in ["", ".", ".."] {
+            let err = encode_path_segment(unsafe_segment).unwrap_err();
+            assert_eq!(err.code(), crate::ErrorCode::InvalidInput);
+        }
     }
 }
