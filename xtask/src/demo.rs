@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context as _, bail};
+use lifesciences_core::rmcp::model::CallToolRequestParams;
 use lifesciences_core::testing::McpTestClient;
 use serde_json::Value;
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -191,7 +192,19 @@ async fn session(entry: &ServerEntry, binary: &Path) -> anyhow::Result<usize> {
     for step in &script.steps {
         println!("\n▶ {}", step.say);
         println!("  {} {}", step.tool, step.arguments);
-        let result = client.call(step.tool, step.arguments.clone()).await;
+        let arguments = match &step.arguments {
+            Value::Object(map) => map.clone(),
+            _ => serde_json::Map::new(),
+        };
+        let request = CallToolRequestParams::new(step.tool).with_arguments(arguments);
+        let result = match client.peer().call_tool(request).await {
+            Ok(result) => result,
+            Err(e) => {
+                failures += 1;
+                println!("  ✘ protocol error: {e}");
+                continue;
+            }
+        };
         let structured = result.structured_content.clone().unwrap_or(Value::Null);
         let code = structured["error"]["code"].as_str().map(str::to_owned);
         let outcome = match (result.is_error == Some(true), step.expect) {

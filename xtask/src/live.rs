@@ -8,19 +8,25 @@ use std::process::Command;
 
 use anyhow::{Context as _, bail};
 
+/// `cargo xtask live -p string-mcp -- --nocapture`: cargo arguments before `--`,
+/// test-harness arguments after it.
 pub fn run(extra: &[String]) -> anyhow::Result<()> {
+    let (cargo_args, harness_args) = match extra.iter().position(|a| a == "--") {
+        Some(i) => (&extra[..i], &extra[i + 1..]),
+        None => (extra, &[][..]),
+    };
     let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cargo.current_dir(crate::workspace_root()).arg("test");
-    if extra
+    let scoped = cargo_args
         .iter()
-        .any(|a| a == "-p" || a.starts_with("--package"))
-    {
-        cargo.args(extra);
-    } else {
-        cargo.arg("--workspace").args(extra);
+        .any(|a| a == "-p" || a.starts_with("--package"));
+    if !scoped {
+        cargo.arg("--workspace");
     }
     cargo
+        .args(cargo_args)
         .args(["--", "--ignored", "live_", "--test-threads=1"])
+        .args(harness_args)
         .env("LIFESCIENCES_LIVE", "1");
     println!("Running the live tests against the real APIs (network required)…");
     let status = cargo.status().context("cannot run cargo test")?;

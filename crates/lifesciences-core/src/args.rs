@@ -44,15 +44,47 @@ impl<S, T: DeserializeOwned> FromContextPart<ToolCallContext<'_, S>> for Paramet
 
 /// Decode tool arguments, explaining failures in words an agent can act on.
 pub fn decode_arguments<T: DeserializeOwned>(arguments: serde_json::Value) -> Result<T, ApiError> {
-    let shown = arguments.to_string();
-    serde_path_to_error::deserialize::<_, T>(arguments).map_err(|e| {
+    serde_path_to_error::deserialize::<_, T>(&arguments).map_err(|e| {
         let path = e.path().to_string();
-        explain(&path, &e.inner().to_string(), shown)
+        let offending = offending_value(&arguments, e.path(), &e.inner().to_string());
+        explain(&path, &e.inner().to_string(), offending)
+    })
+}
+
+/// What the caller sent for the argument that failed: the value at the error's path, or
+/// for an unknown argument the value given under that name; nothing for a missing one.
+fn offending_value(
+    arguments: &serde_json::Value,
+    path: &serde_path_to_error::Path,
+    serde_message: &str,
+) -> Option<String> {
+    use serde_path_to_error::Segment;
+    let mut node = arguments;
+    for segment in path.iter() {
+        node = match segment {
+            Segment::Map { key } => node.get(key.as_str())?,
+            Segment::Seq { index } => node.get(*index)?,
+            Segment::Enum { .. } | Segment::Unknown => node,
+        };
+    }
+    if serde_message.starts_with("missing field ") {
+        return None;
+    }
+    // The path of an unknown field may stop at its parent object.
+    if let Some(rest) = serde_message.strip_prefix("unknown field ")
+        && let Some(name) = rest.split('`').nth(1)
+        && let Some(value) = node.get(name)
+    {
+        node = value;
+    }
+    Some(match node {
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
     })
 }
 
 /// Turn a serde message into a sentence about the argument.
-fn explain(path: &str, serde_message: &str, shown: String) -> ApiError {
+fn explain(path: &str, serde_message: &str, offending: Option<String>) -> ApiError {
     let hint = "Fix that argument and call the tool again; the tool's input schema lists every \
                 argument with its type, range and allowed values.";
     let between = |s: &str| {
@@ -62,6 +94,11 @@ fn explain(path: &str, serde_message: &str, shown: String) -> ApiError {
     };
     let message = if let Some(rest) = serde_message.strip_prefix("missing field ") {
         let name = between(rest).unwrap_or_else(|| rest.to_owned());
+        let name = if path == "." {
+            name
+        } else {
+            format!("{path}.{name}")
+        };
         format!("Argument '{name}' is required.")
     } else if let Some(rest) = serde_message.strip_prefix("unknown field ") {
         let name = between(rest).unwrap_or_default();
@@ -98,7 +135,12 @@ fn explain(path: &str, serde_message: &str, shown: String) -> ApiError {
     } else {
         format!("Argument '{path}' is not valid: {serde_message}.")
     };
-    ApiError::invalid_input(message, hint, shown)
+    ApiError::InvalidInput(crate::error::Guidance {
+        message,
+        recovery_hint: hint.to_owned(),
+        invalid_input: offending,
+        suggestions: Vec::new(),
+    })
 }
 
 /// Serde names Rust types ("u32", "f64"); an agent reads JSON Schema types.
@@ -111,6 +153,7 @@ fn plain_type(expected: &str) -> String {
         "a string" => "a string".to_owned(),
         "a sequence" => "a list".to_owned(),
         "a map" => "an object".to_owned(),
+        other if other.starts_with("struct ") => "an object".to_owned(),
         other => other.replace('`', "'"),
     }
 }
@@ -348,10 +391,36 @@ mod tests {
     }
 
     #[test]
-    fn invalid_input_echoes_what_was_sent() {
-        let err = decode_arguments::<Args>(json!({"query": "x", "limit": "ten"})).unwrap_err();
-        let shown = err.to_envelope().error.invalid_input.unwrap();
-        assert!(shown.contains("\"ten\""), "{shown}");
+    fn invalid_input_echoes_only_the_offending_argument() {
+        let shown = |v: serde_json::Value| {
+            decode_arguments::<Args>(v)
+                .unwrap_err()
+                .to_envelope()
+                .error
+                .invalid_input
+        };
+        assert_eq!(
+            shown(json!({"query": "x", "limit": "ten"})).as_deref(),
+            Some("ten")
+        );
+        assert_eq!(
+            shown(json!({"query": "x", "limit": -3})).as_deref(),
+            Some("-3")
+        );
+        assert_eq!(
+            shown(json!({"query": "x", "format": "gif"})).as_deref(),
+            Some("gif")
+        );
+        assert_eq!(
+            shown(json!({"query": "x", "gene_name": "TP53"})).as_deref(),
+            Some("TP53")
+        );
+        assert_eq!(
+            shown(json!({"query": ["a", "b"]})).as_deref(),
+            Some(r#"["a","b"]"#)
+        );
+        // Nothing was sent for a missing argument.
+        assert_eq!(shown(json!({})), None);
     }
 
     #[test]

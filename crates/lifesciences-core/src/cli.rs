@@ -69,9 +69,10 @@ enum Command {
 impl Command {
     /// Logs are for operators of a long-running server; one-shot commands stay quiet
     /// unless RUST_LOG says otherwise.
-    fn default_log_level(command: Option<&Command>) -> &'static str {
+    fn default_log_filter(command: Option<&Command>) -> &'static str {
         match command {
-            None | Some(Command::Serve { .. }) => "info",
+            // rmcp logs every notification at info: keep its chatter out of the way.
+            None | Some(Command::Serve { .. }) => "info,rmcp=warn",
             Some(_) => "warn",
         }
     }
@@ -85,7 +86,7 @@ pub fn main<S: McpServer>() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    init_tracing(Command::default_log_level(cli.command.as_ref()));
+    init_tracing(Command::default_log_filter(cli.command.as_ref()));
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -96,7 +97,11 @@ pub fn main<S: McpServer>() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(execute::<S>(cli, S::from_env, &mut stdout))
+    let code = runtime.block_on(execute::<S>(cli, S::from_env, &mut stdout));
+    // The stdin reader of stdio mode is a blocking read that never ends while the client
+    // keeps the pipe open: after a signal, do not wait for it.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    code
 }
 
 /// Parse and run a command line with a given server factory, writing what the user sees
@@ -306,10 +311,8 @@ fn parse_call_arguments(tool: &Tool, raw: &[String]) -> Result<Map<String, Value
             Err(e) => Err(format!("the JSON arguments do not parse: {e}")),
         };
     }
-    let properties = tool
-        .input_schema
-        .get("properties")
-        .and_then(Value::as_object);
+    let root = Value::Object((*tool.input_schema).clone());
+    let properties = root.get("properties").and_then(Value::as_object);
     let mut map = Map::new();
     for pair in raw {
         let Some((key, value)) = pair.split_once('=') else {
@@ -317,58 +320,76 @@ fn parse_call_arguments(tool: &Tool, raw: &[String]) -> Result<Map<String, Value
                 "argument '{pair}' is neither a JSON object nor key=value (e.g. query=TP53)"
             ));
         };
-        let schema = properties.and_then(|p| p.get(key));
-        map.insert(key.to_owned(), typed_value(value, schema));
+        let types = properties
+            .and_then(|p| p.get(key))
+            .map(|schema| schema_types(schema, &root, 0))
+            .unwrap_or_default();
+        map.insert(key.to_owned(), typed_value(value, &types));
     }
     Ok(map)
 }
 
 /// `limit=5` is the number 5 when the schema wants a number, `query=5` stays the string
-/// "5"; lists may be written as JSON or comma-separated.
-fn typed_value(raw: &str, schema: Option<&Value>) -> Value {
-    let types = schema_types(schema);
+/// "5", `filters={"source":"GTEx"}` is an object when the schema wants one; lists may be
+/// written as JSON or comma-separated (`ids=7157` is `["7157"]`). Unknown arguments are
+/// read as JSON when they parse, so the tool can name them in its error.
+fn typed_value(raw: &str, types: &[String]) -> Value {
     let wants = |t: &str| types.iter().any(|x| x == t);
-    if types.is_empty() || (wants("string") && types.iter().all(|t| t == "string" || t == "null")) {
-        return if types.is_empty() {
-            serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_owned()))
-        } else {
-            Value::String(raw.to_owned())
-        };
-    }
-    if let Ok(parsed) = serde_json::from_str::<Value>(raw) {
-        return parsed;
+    let parsed = serde_json::from_str::<Value>(raw).ok();
+    if types.is_empty() {
+        return parsed.unwrap_or_else(|| Value::String(raw.to_owned()));
     }
     if wants("array") {
+        if let Some(list @ Value::Array(_)) = parsed {
+            return list;
+        }
         return Value::Array(
             raw.split(',')
-                .map(|s| Value::String(s.trim().to_owned()))
-                .filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| Value::String(s.to_owned()))
                 .collect(),
         );
     }
-    Value::String(raw.to_owned())
+    let non_string = ["integer", "number", "boolean", "object"];
+    match parsed {
+        Some(value) if non_string.iter().any(|t| wants(t)) && !value.is_string() => value,
+        _ => Value::String(raw.to_owned()),
+    }
 }
 
-fn schema_types(schema: Option<&Value>) -> Vec<String> {
-    let Some(schema) = schema else {
+/// The JSON types a property schema admits, following local `$ref`s into `$defs`.
+fn schema_types(schema: &Value, root: &Value, depth: u8) -> Vec<String> {
+    if depth > 8 {
         return Vec::new();
-    };
+    }
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        let target = reference
+            .strip_prefix("#/")
+            .map(|path| path.split('/').try_fold(root, |node, part| node.get(part)));
+        return match target {
+            Some(Some(resolved)) => schema_types(resolved, root, depth + 1),
+            _ => Vec::new(),
+        };
+    }
     let mut types = Vec::new();
     match schema.get("type") {
         Some(Value::String(t)) => types.push(t.clone()),
         Some(Value::Array(ts)) => {
-            types.extend(ts.iter().filter_map(Value::as_str).map(str::to_owned))
+            types.extend(ts.iter().filter_map(Value::as_str).map(str::to_owned));
         }
         _ => {}
     }
-    // Enums and references (`$ref` to a string enum) read as strings.
-    if types.is_empty() && (schema.get("enum").is_some() || schema.get("$ref").is_some()) {
+    if types.is_empty()
+        && let Some(values) = schema.get("enum").and_then(Value::as_array)
+        && values.iter().all(Value::is_string)
+    {
         types.push("string".to_owned());
     }
-    for key in ["anyOf", "oneOf"] {
+    for key in ["anyOf", "oneOf", "allOf"] {
         if let Some(Value::Array(options)) = schema.get(key) {
             for option in options {
-                types.extend(schema_types(Some(option)));
+                types.extend(schema_types(option, root, depth + 1));
             }
         }
     }
@@ -380,10 +401,10 @@ fn eprint_line(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{message}");
 }
 
-/// Logs to stderr, filtered by RUST_LOG (default: `level`).
-pub fn init_tracing(level: &str) {
+/// Logs to stderr, filtered by RUST_LOG (default: `default_filter`).
+pub fn init_tracing(default_filter: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -407,13 +428,22 @@ mod tests {
 
     #[test]
     fn key_value_arguments_follow_the_schema() {
-        let tool = tool_with(json!({
+        let mut tool = tool_with(json!({
             "query": {"type": "string"},
             "limit": {"type": ["integer", "null"]},
             "slim": {"type": "boolean"},
             "identifiers": {"type": "array", "items": {"type": "string"}},
-            "format": {"$ref": "#/$defs/Format"}
+            "format": {"$ref": "#/$defs/Format"},
+            "filters": {"anyOf": [{"$ref": "#/$defs/Filters"}, {"type": "null"}]},
+            "ids": {"type": "array", "items": {"type": "string"}}
         }));
+        let mut schema = (*tool.input_schema).clone();
+        schema.insert(
+            "$defs".into(),
+            json!({"Format": {"type": "string", "enum": ["png", "svg"]},
+                   "Filters": {"type": "object", "properties": {"source": {"type": "string"}}}}),
+        );
+        tool.input_schema = std::sync::Arc::new(schema);
         let raw: Vec<String> = [
             "query=5",
             "limit=10",
@@ -421,6 +451,8 @@ mod tests {
             "identifiers=TP53, MDM2",
             "format=png",
             "extra=[1,2]",
+            r#"filters={"source":"GTEx"}"#,
+            "ids=7157",
         ]
         .iter()
         .map(|s| (*s).to_owned())
@@ -429,7 +461,8 @@ mod tests {
         assert_eq!(
             Value::Object(args),
             json!({"query": "5", "limit": 10, "slim": true, "identifiers": ["TP53", "MDM2"],
-                   "format": "png", "extra": [1, 2]})
+                   "format": "png", "extra": [1, 2], "filters": {"source": "GTEx"},
+                   "ids": ["7157"]})
         );
     }
 

@@ -120,6 +120,8 @@ pub struct SourceConfig {
     pub cache_ttl: Duration,
     /// Memory bound of the cache, in bytes of keys and bodies.
     pub cache_max_bytes: u64,
+    /// Whether the source set its own timeout (the global variable then leaves it alone).
+    own_timeout: bool,
 }
 
 /// The User-Agent every source sends unless told otherwise: `lifesciences-mcp/<version>`.
@@ -155,14 +157,16 @@ impl SourceConfig {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             cache_ttl: DEFAULT_CACHE_TTL,
             cache_max_bytes: DEFAULT_CACHE_MAX_BYTES,
+            own_timeout: false,
         })
     }
 
-    /// Sustained requests per second (values ≤ 0 are ignored).
+    /// Sustained requests per second, clamped to [`RATE_RANGE`] (values that are not
+    /// positive numbers are ignored).
     #[must_use]
     pub fn with_rate(mut self, per_second: f64) -> Self {
         if per_second.is_finite() && per_second > 0.0 {
-            self.rate_per_second = per_second;
+            self.rate_per_second = per_second.clamp(*RATE_RANGE.start(), *RATE_RANGE.end());
         }
         self
     }
@@ -181,10 +185,13 @@ impl SourceConfig {
         self
     }
 
-    /// Per-request timeout.
+    /// This source's own per-request timeout (e.g. a short one for an optional, flaky
+    /// upstream). The global `LIFESCIENCES_TIMEOUT_SECS` then no longer overrides it;
+    /// `<PREFIX>_TIMEOUT_SECS` still does.
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
+        self.timeout = timeout.max(MIN_TIMEOUT);
+        self.own_timeout = true;
         self
     }
 
@@ -224,7 +231,8 @@ impl SourceConfig {
     }
 
     /// Apply the process environment: `<PREFIX>_API_URL`, `<PREFIX>_RATE_LIMIT`,
-    /// `LIFESCIENCES_TIMEOUT_SECS`, `LIFESCIENCES_CACHE_TTL_SECS`.
+    /// `<PREFIX>_MAX_CONCURRENT`, `<PREFIX>_TIMEOUT_SECS`, `LIFESCIENCES_TIMEOUT_SECS`
+    /// (sources without a timeout of their own), `LIFESCIENCES_CACHE_TTL_SECS`.
     pub fn from_env(self) -> Result<Self, ConfigError> {
         self.from_env_with(|var| std::env::var(var).ok())
     }
@@ -241,13 +249,23 @@ impl SourceConfig {
         }
         let rate_var = self.rate_var();
         if let Some(rate) = get(&rate_var) {
-            self.rate_per_second = parse_secs(&rate_var, &rate, false)?;
+            self.rate_per_second = parse_number(&rate_var, &rate, RATE_RANGE)?;
         }
-        if let Some(timeout) = get(ENV_TIMEOUT_SECS) {
-            self.timeout = Duration::from_secs_f64(parse_secs(ENV_TIMEOUT_SECS, &timeout, false)?);
+        let concurrency_var = format!("{}_MAX_CONCURRENT", self.env_prefix);
+        if let Some(n) = get(&concurrency_var) {
+            self.max_concurrent = parse_number(&concurrency_var, &n, 1.0..=1000.0)? as usize;
+        }
+        let source_timeout_var = format!("{}_TIMEOUT_SECS", self.env_prefix);
+        if let Some(secs) = get(&source_timeout_var) {
+            self.timeout =
+                Duration::from_secs_f64(parse_number(&source_timeout_var, &secs, TIMEOUT_RANGE)?);
+        } else if let Some(secs) = get(ENV_TIMEOUT_SECS).filter(|_| !self.own_timeout) {
+            self.timeout =
+                Duration::from_secs_f64(parse_number(ENV_TIMEOUT_SECS, &secs, TIMEOUT_RANGE)?);
         }
         if let Some(ttl) = get(ENV_CACHE_TTL_SECS) {
-            self.cache_ttl = Duration::from_secs_f64(parse_secs(ENV_CACHE_TTL_SECS, &ttl, true)?);
+            self.cache_ttl =
+                Duration::from_secs_f64(parse_number(ENV_CACHE_TTL_SECS, &ttl, TTL_RANGE)?);
         }
         Ok(self)
     }
@@ -267,31 +285,45 @@ fn parse_base_url(var: &str, raw: &str) -> Result<Url, ConfigError> {
     let invalid = || ConfigError::InvalidVar {
         var: var.to_owned(),
         value: raw.to_owned(),
-        expected: "an absolute http(s) URL such as https://rest.ensembl.org".to_owned(),
+        expected: "an absolute http(s) URL without query or fragment, such as \
+                   https://rest.ensembl.org"
+            .to_owned(),
     };
     let trimmed = raw.trim().trim_end_matches('/');
     let url = Url::parse(trimmed).map_err(|_| invalid())?;
-    if !matches!(url.scheme(), "http" | "https") || url.cannot_be_a_base() {
+    // Paths are appended to the base as text: a query or fragment would end up in the
+    // middle of every request URL.
+    if !matches!(url.scheme(), "http" | "https")
+        || url.cannot_be_a_base()
+        || url.query().is_some()
+        || url.fragment().is_some()
+    {
         return Err(invalid());
     }
     Ok(url)
 }
 
-fn parse_secs(var: &str, raw: &str, zero_ok: bool) -> Result<f64, ConfigError> {
-    let value: f64 = raw.trim().parse().unwrap_or(f64::NAN);
-    let ok = value.is_finite() && (value > 0.0 || (zero_ok && value == 0.0)) && value < 1e9;
-    if ok {
-        Ok(value)
-    } else {
-        Err(ConfigError::InvalidVar {
+/// Accepted requests per second (`<PREFIX>_RATE_LIMIT`).
+pub const RATE_RANGE: std::ops::RangeInclusive<f64> = 0.01..=10_000.0;
+/// Accepted timeouts in seconds.
+const TIMEOUT_RANGE: std::ops::RangeInclusive<f64> = 0.1..=3600.0;
+/// Accepted cache time-to-live in seconds (0 disables the cache).
+const TTL_RANGE: std::ops::RangeInclusive<f64> = 0.0..=31_536_000.0;
+/// The shortest per-request timeout a source may set.
+const MIN_TIMEOUT: Duration = Duration::from_millis(100);
+
+fn parse_number(
+    var: &str,
+    raw: &str,
+    range: std::ops::RangeInclusive<f64>,
+) -> Result<f64, ConfigError> {
+    match raw.trim().parse::<f64>() {
+        Ok(value) if range.contains(&value) => Ok(value),
+        _ => Err(ConfigError::InvalidVar {
             var: var.to_owned(),
             value: raw.to_owned(),
-            expected: if zero_ok {
-                "a number ≥ 0".to_owned()
-            } else {
-                "a number > 0".to_owned()
-            },
-        })
+            expected: format!("a number from {} to {}", range.start(), range.end()),
+        }),
     }
 }
 
@@ -393,8 +425,14 @@ mod tests {
             ("ENSEMBL_API_URL", "ftp://x"),
             ("ENSEMBL_RATE_LIMIT", "fast"),
             ("ENSEMBL_RATE_LIMIT", "0"),
+            ("ENSEMBL_RATE_LIMIT", "1e-300"),
             ("LIFESCIENCES_TIMEOUT_SECS", "-1"),
+            ("LIFESCIENCES_TIMEOUT_SECS", "1e-12"),
+            ("ENSEMBL_TIMEOUT_SECS", "0"),
+            ("ENSEMBL_MAX_CONCURRENT", "0"),
             ("LIFESCIENCES_CACHE_TTL_SECS", "NaN"),
+            ("ENSEMBL_API_URL", "https://example.org/api?key=abc"),
+            ("ENSEMBL_API_URL", "https://example.org/api#top"),
         ];
         for (var, value) in cases {
             let err = ensembl().from_env_with(env(&[(var, value)])).unwrap_err();
@@ -402,6 +440,44 @@ mod tests {
             assert!(text.starts_with(var), "{text}");
             assert!(text.contains("expected"), "{text}");
         }
+    }
+
+    #[test]
+    fn a_source_with_its_own_timeout_keeps_it_unless_its_own_variable_says_otherwise() {
+        let unichem = || {
+            SourceConfig::new("UniChem", "UNICHEM", "https://www.ebi.ac.uk/unichem/api/v1")
+                .unwrap()
+                .with_timeout(Duration::from_secs(5))
+        };
+        let global = env(&[("LIFESCIENCES_TIMEOUT_SECS", "60")]);
+        assert_eq!(
+            unichem().from_env_with(&global).unwrap().timeout,
+            Duration::from_secs(5)
+        );
+        assert_eq!(
+            ensembl().from_env_with(&global).unwrap().timeout,
+            Duration::from_secs(60)
+        );
+        let own = env(&[
+            ("LIFESCIENCES_TIMEOUT_SECS", "60"),
+            ("UNICHEM_TIMEOUT_SECS", "12"),
+        ]);
+        assert_eq!(
+            unichem().from_env_with(own).unwrap().timeout,
+            Duration::from_secs(12)
+        );
+        let c = ensembl()
+            .from_env_with(env(&[("ENSEMBL_MAX_CONCURRENT", "4")]))
+            .unwrap();
+        assert_eq!(c.max_concurrent, 4);
+    }
+
+    #[test]
+    fn programmatic_extremes_are_clamped_not_fatal() {
+        let c = ensembl().with_rate(1e-300).with_timeout(Duration::ZERO);
+        assert_eq!(c.rate_per_second, 0.01);
+        assert_eq!(c.timeout, Duration::from_millis(100));
+        assert!(crate::HttpClient::new(c).is_ok());
     }
 
     #[test]

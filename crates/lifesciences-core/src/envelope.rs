@@ -19,7 +19,7 @@ pub enum ErrorCode {
     AmbiguousQuery,
     /// A malformed non-identifier argument: cursor, region, species, out-of-range number.
     InvalidInput,
-    /// The upstream kept answering 429 after the retries.
+    /// The upstream kept answering 429, or asked for a longer wait than a call can hold.
     RateLimited,
     /// 5xx, timeout, connection failure, undecodable or oversized body.
     UpstreamError,

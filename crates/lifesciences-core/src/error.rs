@@ -65,8 +65,8 @@ pub enum ApiError {
     /// A malformed non-identifier argument.
     #[error("{}", .0.message)]
     InvalidInput(Guidance),
-    /// The upstream kept answering 429 after the retries.
-    #[error("{upstream} kept answering 429 Too Many Requests")]
+    /// The upstream answered 429 and the wait it asks for, or the retries, ran out.
+    #[error("{upstream} answered 429 Too Many Requests (retry after {retry_after:?})")]
     RateLimited {
         /// Name of the source, e.g. "Ensembl".
         upstream: String,
@@ -223,8 +223,8 @@ impl ApiError {
                 ErrorBody {
                     code: ErrorCode::RateLimited,
                     message: format!(
-                        "{upstream} is rate limiting this server: it kept answering \
-                         429 Too Many Requests after the allowed retries."
+                        "{upstream} is rate limiting this server (HTTP 429 Too Many \
+                         Requests)."
                     ),
                     recovery_hint: format!(
                         "Wait {secs} second(s) before calling this tool again, and make \

@@ -83,7 +83,8 @@ impl HttpClient {
     pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
         let client = build_reqwest(&config)?;
         let clock = DefaultClock::default();
-        let period = Duration::from_secs_f64(1.0 / config.rate_per_second);
+        let period = Duration::try_from_secs_f64(1.0 / config.rate_per_second)
+            .unwrap_or(Duration::from_secs(1000));
         let quota = Quota::with_period(period)
             .unwrap_or_else(|| Quota::per_second(NonZeroU32::MAX))
             .allow_burst(config.burst);
@@ -223,11 +224,20 @@ impl HttpClient {
         let url = prepared.url.clone();
         let bytes = self.execute(prepared).await?;
         let mut de = serde_json::Deserializer::from_slice(&bytes);
-        match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        // `end` refuses trailing bytes after the value: a corrupted body is not accepted.
+        let decoded = serde_path_to_error::deserialize::<_, T>(&mut de)
+            .map_err(|e| (e.path().to_string(), e.into_inner().to_string()))
+            .and_then(|value| {
+                de.end().map(|()| value).map_err(|e| {
+                    (
+                        ".".to_owned(),
+                        format!("unexpected data after the JSON value: {e}"),
+                    )
+                })
+            });
+        match decoded {
             Ok(value) => Ok(value),
-            Err(e) => {
-                let path = e.path().to_string();
-                let detail = e.into_inner().to_string();
+            Err((path, detail)) => {
                 tracing::warn!(
                     source = %self.inner.config.name,
                     url = %url,

@@ -6,13 +6,18 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
 use std::time::Duration;
 
+use futures::FutureExt as _;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::{DynCallToolHandler, ToolCallContext};
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool};
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
 };
-use rmcp::{ServerHandler, ServiceExt as _};
+use rmcp::{ErrorData, ServerHandler, ServiceExt as _};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::sync::CancellationToken;
 
@@ -54,6 +59,48 @@ pub fn server_config<S: McpServer>(resources: bool) -> ServerConfig {
     ServerConfig::new(capabilities)
         .with_server_info(Implementation::new(S::NAME, S::VERSION).with_title(S::TITLE))
         .with_instructions(S::INSTRUCTIONS)
+}
+
+/// Wrap every tool of `router` so that (1) a call the client cancels
+/// (`notifications/cancelled`) stops at once, dropping its upstream calls with it, and
+/// (2) a panic inside a tool becomes an error answer instead of a call that is never
+/// answered. rmcp 3.9 only cancels the request's token and discards the answer: without
+/// this the tool would run on, spending the upstream's rate budget on retries nobody
+/// waits for.
+///
+/// **Invariant:** every server builds its router through this:
+/// `tool_router: cancellable(Self::tool_router())`.
+pub fn cancellable<S: Send + Sync + 'static>(mut router: ToolRouter<S>) -> ToolRouter<S> {
+    for route in router.map.values_mut() {
+        route.call = guard(route.call.clone());
+    }
+    router
+}
+
+fn guard<S: Send + Sync + 'static>(
+    inner: Arc<DynCallToolHandler<S>>,
+) -> Arc<DynCallToolHandler<S>> {
+    Arc::new(move |context: ToolCallContext<'_, S>| {
+        let cancelled = context.request_context.ct.clone();
+        let call = AssertUnwindSafe(inner(context)).catch_unwind();
+        async move {
+            tokio::select! {
+                biased;
+                () = cancelled.cancelled() => {
+                    tracing::debug!("tool call cancelled by the client: upstream calls dropped");
+                    Err(ErrorData::internal_error("request cancelled by the client", None))
+                }
+                outcome = call => outcome.unwrap_or_else(|_| {
+                    tracing::error!("a tool panicked");
+                    Err(ErrorData::internal_error(
+                        "the server failed unexpectedly while handling this tool call",
+                        None,
+                    ))
+                }),
+            }
+        }
+        .boxed()
+    })
 }
 
 /// Serve MCP over any byte stream until the peer closes it or `shutdown` resolves.

@@ -480,7 +480,7 @@ impl TestServer {
             items: Arc::new(ItemsClient {
                 http: HttpClient::new(config)?,
             }),
-            tool_router: Self::tool_router(),
+            tool_router: crate::cancellable(Self::tool_router()),
         })
     }
 
@@ -556,7 +556,8 @@ impl TestServer {
         let has_more = found
             .total
             .map_or(found.items.len() == page_size as usize, |total| {
-                offset + (found.items.len() as u64) < total
+                // A cursor can be forged: never let arithmetic on it overflow.
+                offset.saturating_add(found.items.len() as u64) < total
             });
         let items = found.items.into_iter().map(Item::from).collect();
         Ok(Json(PaginationEnvelope::from_offset(

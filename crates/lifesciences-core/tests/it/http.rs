@@ -636,3 +636,56 @@ async fn urls_for_links_follow_the_configured_base() {
         "https://string-db.org/api/image/network?caller_identity=lifesciences-mcp&identifiers=TP53%0DMDM2&species=9606"
     );
 }
+
+#[tokio::test]
+async fn cancelling_one_coalesced_caller_leaves_the_other_its_answer() {
+    let server = MockServer::start().await;
+    Mock::given(path("/gene"))
+        .respond_with(ok_json().set_delay(Duration::from_millis(300)))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Ensembl", &server.uri()));
+    let (a, b) = (c.clone(), c.clone());
+    let first = tokio::spawn(async move { get(&a, "gene").await });
+    let second = tokio::spawn(async move { get(&b, "gene").await });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    first.abort();
+    assert_eq!(second.await.unwrap().unwrap(), json!({"ok": true}));
+}
+
+#[tokio::test]
+async fn get_bytes_returns_the_raw_body_through_a_path_prefix_without_trailing_slash() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/api/tsv/network"))
+        .and(header("accept", "*/*"))
+        .respond_with(ResponseTemplate::new(200).set_body_string("stringId_A\tstringId_B\n"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("STRING", &format!("{}/api", server.uri())));
+    let body = c.get_bytes("tsv/network", &[]).await.unwrap();
+    assert_eq!(&body[..], b"stringId_A\tstringId_B\n");
+}
+
+#[tokio::test]
+async fn trailing_garbage_after_the_json_value_is_refused() {
+    let server = MockServer::start().await;
+    Mock::given(path("/x"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(r#"{"a":1} <html>garbage"#))
+        .mount(&server)
+        .await;
+    let c = client(mock_source("X", &server.uri()));
+    let err = get(&c, "x").await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ApiError::Upstream {
+                failure: UpstreamFailure::Decode { .. },
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}

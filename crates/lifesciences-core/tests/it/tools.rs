@@ -19,7 +19,10 @@ async fn every_tool_is_titled_described_read_only_and_typed() {
     let tools = client.tools().await;
     assert_eq!(tools.len(), TestServer::tools().len());
     let mut names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    let count = names.len();
     names.dedup();
+    assert_eq!(names.len(), count, "tool names are unique");
     assert_eq!(names, ["items_get_item", "items_search"]);
     for tool in &tools {
         assert!(tool.title.is_some(), "{} has a title", tool.name);
@@ -215,4 +218,92 @@ async fn an_unknown_tool_is_a_protocol_error_not_a_tool_result() {
         .await;
     assert!(r.is_err());
     client.close().await;
+}
+
+#[tokio::test]
+async fn a_cancelled_call_stops_its_upstream_requests() {
+    let (upstream, client) = setup().await;
+    // Each attempt takes 300 ms and fails with 503: uncancelled, the call would make 4
+    // requests over about 1.2 s.
+    Mock::given(path("/items/9"))
+        .respond_with(ResponseTemplate::new(503).set_delay(std::time::Duration::from_millis(300)))
+        .mount(&upstream)
+        .await;
+    let call = client.peer().call_tool(
+        lifesciences_core::rmcp::model::CallToolRequestParams::new("items_get_item")
+            .with_arguments(json!({"item_id": "ITEM:9"}).as_object().unwrap().clone()),
+    );
+    // Dropping the call makes the rmcp client send notifications/cancelled.
+    let abandoned = tokio::time::timeout(std::time::Duration::from_millis(100), call).await;
+    assert!(
+        abandoned.is_err(),
+        "the call was still running when abandoned"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let requests = upstream.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 1, "no retries after the client cancelled");
+    // The session is still usable.
+    assert_eq!(client.tools().await.len(), 2);
+    client.close().await;
+}
+
+mod panicking {
+    use lifesciences_core::rmcp::handler::server::router::tool::ToolRouter;
+    use lifesciences_core::rmcp::model::ServerConfig;
+    use lifesciences_core::rmcp::{ServerHandler, tool, tool_handler, tool_router};
+    use lifesciences_core::testing::McpTestClient;
+    use lifesciences_core::{McpServer, cancellable, server_config};
+
+    #[derive(Clone)]
+    struct Panicky {
+        tool_router: ToolRouter<Self>,
+    }
+
+    #[tool_router]
+    impl Panicky {
+        /// Always panics. Example: `{}`.
+        #[tool(title = "Boom")]
+        async fn boom(&self) -> String {
+            panic!("a bug in a tool")
+        }
+    }
+
+    #[tool_handler(router = self.tool_router)]
+    impl ServerHandler for Panicky {
+        fn get_info(&self) -> ServerConfig {
+            server_config::<Self>(false)
+        }
+    }
+
+    impl McpServer for Panicky {
+        const NAME: &'static str = "panicky";
+        const TITLE: &'static str = "Panicky";
+        const VERSION: &'static str = "0";
+        const INSTRUCTIONS: &'static str = "Panics.";
+        fn from_env() -> Result<Self, lifesciences_core::ConfigError> {
+            Ok(Self {
+                tool_router: cancellable(Self::tool_router()),
+            })
+        }
+        fn tools() -> Vec<lifesciences_core::rmcp::model::Tool> {
+            Self::tool_router().list_all()
+        }
+    }
+
+    #[tokio::test]
+    async fn a_panicking_tool_answers_with_an_error_and_the_server_lives_on() {
+        let client = McpTestClient::connect(Panicky::from_env().unwrap()).await;
+        let call =
+            client
+                .peer()
+                .call_tool(lifesciences_core::rmcp::model::CallToolRequestParams::new(
+                    "boom",
+                ));
+        let answered = tokio::time::timeout(std::time::Duration::from_secs(5), call)
+            .await
+            .expect("answered, not left hanging");
+        assert!(answered.is_err(), "a protocol-level internal error");
+        assert_eq!(client.tools().await.len(), 1, "the server still answers");
+        client.close().await;
+    }
 }
