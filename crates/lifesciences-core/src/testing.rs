@@ -360,6 +360,48 @@ pub async fn assert_binary_speaks_mcp<S: McpServer>(program: &str, env: &[(&str,
     client.close().await;
 }
 
+/// Start a built server binary in stdio mode, complete the MCP handshake, send it SIGTERM
+/// while its client still holds stdin open, and check it exits within 3 seconds.
+#[cfg(unix)]
+pub async fn assert_stops_on_sigterm(program: &str, env: &[(&str, &str)]) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let mut command = tokio::process::Command::new(program);
+    command
+        .env("RUST_LOG", "error")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+    stdin.write_all(initialize.as_bytes()).await.expect("write");
+    stdin.write_all(b"\n").await.expect("write");
+    let mut lines = tokio::io::BufReader::new(stdout).lines();
+    let answer = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
+        .await
+        .expect("initialize answered")
+        .expect("read")
+        .expect("a line");
+    assert!(answer.contains("\"id\":1"), "{answer}");
+    let pid = child.id().expect("pid").to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status();
+    assert!(killed.is_ok_and(|s| s.success()), "kill -TERM {pid}");
+    let exited = tokio::time::timeout(Duration::from_secs(3), child.wait()).await;
+    assert!(
+        exited.is_ok(),
+        "{program} still running 3 s after SIGTERM with stdin open"
+    );
+    drop(stdin);
+}
+
 fn assert_text_mirrors(result: &CallToolResult, structured: &Value) {
     let text = result
         .content
