@@ -1,22 +1,305 @@
-//! The upstream configuration of STRING protein interactions (CONTRACT §6). The only module that will know
-//! the upstream's URLs and query parameters.
+//! STRING's HTTP API (upstream notes: `shared/upstream/API-string-ensembl.md` part A): the
+//! source configuration with its politeness defaults (CONTRACT §6), STRING's vocabulary
+//! (network types, flavors, image formats) and the requests the tools make. The only
+//! module that knows STRING's URLs and query parameters.
+//!
+//! Every look-up is a GET (`/api/json/<method>?…`): STRING accepts GET and POST alike
+//! (notes A.1), and core caches and coalesces GETs only. `caller_identity` rides on every
+//! request as a default query parameter.
 
-use lifesciences_core::{ConfigError, SourceConfig};
+use lifesciences_core::schemars::{self, JsonSchema};
+use lifesciences_core::{ApiError, ConfigError, HttpClient, LifeSciencesClient, SourceConfig};
+use serde::Deserialize;
 
-/// The sources this server talks to, with their politeness defaults and the
+use crate::ids::{Species, StringId};
+use crate::models::{PartnerRow, Rows, StringIdRow};
+
+/// The base URL the README documents. Kept unversioned so users follow STRING's current
+/// release; set `STRING_API_URL=https://version-12-0.string-db.org/api` to pin v12.0.
+pub const DEFAULT_BASE_URL: &str = "https://string-db.org/api";
+/// Sent as `caller_identity` unless `STRING_CALLER_IDENTITY` says otherwise.
+pub const DEFAULT_CALLER_IDENTITY: &str = "lifesciences-mcp";
+/// The variable naming this server to STRING.
+pub const CALLER_IDENTITY_VAR: &str = "STRING_CALLER_IDENTITY";
+
+/// STRING's configuration with its politeness defaults (1 request/s, 1 in flight,
+/// `caller_identity` on every request), with the environment read through `lookup`
+/// (`STRING_API_URL`, `STRING_RATE_LIMIT`, `STRING_CALLER_IDENTITY`, and the
+/// `LIFESCIENCES_*` variables). Tests pass a map; the server passes the process environment.
+pub fn string_config(lookup: impl Fn(&str) -> Option<String>) -> Result<SourceConfig, ConfigError> {
+    let caller_identity = lookup(CALLER_IDENTITY_VAR)
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| DEFAULT_CALLER_IDENTITY.to_owned());
+    SourceConfig::new("STRING", "STRING", DEFAULT_BASE_URL)?
+        .with_rate(1.0)
+        .with_max_concurrent(1)
+        .with_default_query("caller_identity", caller_identity)
+        .from_env_with(lookup)
+}
+
+/// The sources this server talks to, with their politeness defaults and the process
 /// environment applied.
 pub fn source_configs() -> Result<Vec<SourceConfig>, ConfigError> {
-    Ok(vec![
-        SourceConfig::new("STRING", "STRING", "https://string-db.org/api")?
-            .with_rate(1.0)
-            .with_max_concurrent(1)
-            .with_default_query(
-                "caller_identity",
-                std::env::var("STRING_CALLER_IDENTITY")
-                    .ok()
-                    .filter(|v| !v.trim().is_empty())
-                    .unwrap_or_else(|| "lifesciences-mcp".to_owned()),
-            )
-            .from_env()?,
-    ])
+    Ok(vec![string_config(|var| std::env::var(var).ok())?])
+}
+
+/// Which kind of association a STRING network holds (STRING's `network_type`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum NetworkType {
+    /// Functional associations of any kind (STRING's default).
+    #[default]
+    Functional,
+    /// Physical binding / co-complex associations only.
+    Physical,
+}
+
+impl NetworkType {
+    fn as_param(self) -> &'static str {
+        match self {
+            Self::Functional => "functional",
+            Self::Physical => "physical",
+        }
+    }
+}
+
+/// How a network image draws its edges (STRING's `network_flavor`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum NetworkFlavor {
+    /// One coloured line per evidence channel (STRING's default).
+    Evidence,
+    /// Line thickness shows the combined confidence.
+    Confidence,
+    /// Lines show the mode of action (activation, inhibition, binding…).
+    Actions,
+}
+
+impl NetworkFlavor {
+    fn as_param(self) -> &'static str {
+        match self {
+            Self::Evidence => "evidence",
+            Self::Confidence => "confidence",
+            Self::Actions => "actions",
+        }
+    }
+}
+
+/// The image a network URL renders as.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ImageFormat {
+    /// PNG bitmap (STRING's `image` output).
+    #[default]
+    Png,
+    /// SVG vector graphic (STRING's `svg` output).
+    Svg,
+    /// High-resolution PNG (STRING's `highres_image` output).
+    HighresPng,
+}
+
+impl ImageFormat {
+    /// The output-format path segment STRING expects (notes A.3 "Images").
+    fn segment(self) -> &'static str {
+        match self {
+            Self::Png => "image",
+            Self::Svg => "svg",
+            Self::HighresPng => "highres_image",
+        }
+    }
+
+    /// The name users pass and see.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Png => "png",
+            Self::Svg => "svg",
+            Self::HighresPng => "highres_png",
+        }
+    }
+}
+
+/// What a network image shows.
+#[derive(Debug, Clone)]
+pub struct ImageRequest<'a> {
+    /// Output format.
+    pub format: ImageFormat,
+    /// Names or STRING ids (`9606.ENSP…`), joined with `\r` as STRING expects.
+    pub identifiers: &'a [String],
+    /// The species of the network.
+    pub species: &'a Species,
+    /// Minimum combined score, 0–1000; STRING's default when absent.
+    pub required_score: Option<u32>,
+    /// Extra partners to draw around the query proteins (`add_white_nodes`).
+    pub add_nodes: Option<u32>,
+    /// Edge style.
+    pub flavor: Option<NetworkFlavor>,
+    /// Functional or physical network.
+    pub network_type: Option<NetworkType>,
+}
+
+/// STRING, as the tools use it.
+#[derive(Debug, Clone)]
+pub struct StringClient {
+    http: HttpClient,
+}
+
+impl LifeSciencesClient for StringClient {
+    fn http(&self) -> &HttpClient {
+        &self.http
+    }
+}
+
+impl StringClient {
+    /// A client over `config` (no I/O).
+    pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
+        Ok(Self {
+            http: HttpClient::new(config)?,
+        })
+    }
+
+    /// `get_string_ids`: up to `limit` STRING proteins matching `identifier` in `species`,
+    /// best first. STRING answers 404 when nothing maps (notes A.3 "Errors"): no rows.
+    pub async fn string_ids(
+        &self,
+        identifier: &str,
+        species: &Species,
+        limit: u32,
+    ) -> Result<Vec<StringIdRow>, ApiError> {
+        let (species, limit) = (species.to_string(), limit.to_string());
+        let query = [
+            ("identifiers", identifier),
+            ("species", species.as_str()),
+            ("limit", limit.as_str()),
+            ("echo_query", "1"),
+        ];
+        match self
+            .get_json::<Rows<StringIdRow>>("json/get_string_ids", &query)
+            .await
+        {
+            Ok(rows) => Ok(rows.0),
+            Err(e) if e.upstream_status() == Some(404) => Ok(Vec::new()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `interaction_partners`: the partners of `protein` with a combined score of at least
+    /// `required_score` (0–1000), the `limit` most confident first. STRING filters by
+    /// score on its side.
+    pub async fn interaction_partners(
+        &self,
+        protein: &StringId,
+        required_score: u32,
+        limit: u32,
+        network_type: NetworkType,
+    ) -> Result<Vec<PartnerRow>, ApiError> {
+        let (id, species) = (protein.bare(), protein.species().to_string());
+        let (score, limit) = (required_score.to_string(), limit.to_string());
+        let query = [
+            ("identifiers", id.as_str()),
+            ("species", species.as_str()),
+            ("required_score", score.as_str()),
+            ("limit", limit.as_str()),
+            ("network_type", network_type.as_param()),
+        ];
+        let rows: Rows<PartnerRow> = self.get_json("json/interaction_partners", &query).await?;
+        Ok(rows.0)
+    }
+
+    /// The URL of a network image STRING renders (`/api/{image|svg|highres_image}/network`),
+    /// built without calling STRING: it follows `STRING_API_URL` and carries
+    /// `caller_identity` like every request.
+    pub fn network_image_url(&self, request: &ImageRequest<'_>) -> Result<String, ApiError> {
+        let identifiers = request.identifiers.join("\r");
+        let species = request.species.to_string();
+        let required_score = request.required_score.map(|s| s.to_string());
+        let add_nodes = request.add_nodes.map(|n| n.to_string());
+        let mut query = vec![
+            ("identifiers", identifiers.as_str()),
+            ("species", species.as_str()),
+        ];
+        if let Some(score) = &required_score {
+            query.push(("required_score", score));
+        }
+        if let Some(n) = &add_nodes {
+            // The image endpoints name this `add_white_nodes` (rbioapi, official STRING MCP).
+            query.push(("add_white_nodes", n));
+        }
+        if let Some(flavor) = request.flavor {
+            query.push(("network_flavor", flavor.as_param()));
+        }
+        if let Some(network_type) = request.network_type {
+            query.push(("network_type", network_type.as_param()));
+        }
+        let path = format!("{}/network", request.format.segment());
+        Ok(self.http.url(&path, &query)?.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        move |k| map.get(k).cloned()
+    }
+
+    #[test]
+    fn defaults_are_polite_and_identify_us() {
+        let c = string_config(env(&[])).unwrap();
+        assert_eq!(c.base_url.as_str(), "https://string-db.org/api");
+        assert_eq!(c.rate_per_second, 1.0);
+        assert_eq!(c.max_concurrent, 1);
+        assert_eq!(
+            c.default_query,
+            [("caller_identity".to_owned(), "lifesciences-mcp".to_owned())]
+        );
+    }
+
+    #[test]
+    fn the_environment_names_the_caller_and_moves_the_base() {
+        let c = string_config(env(&[
+            ("STRING_CALLER_IDENTITY", " my-lab "),
+            ("STRING_API_URL", "https://version-12-0.string-db.org/api/"),
+            ("STRING_RATE_LIMIT", "0.5"),
+        ]))
+        .unwrap();
+        assert_eq!(c.default_query[0].1, "my-lab");
+        assert_eq!(
+            c.base_url.as_str(),
+            "https://version-12-0.string-db.org/api"
+        );
+        assert_eq!(c.rate_per_second, 0.5);
+        let blank = string_config(env(&[("STRING_CALLER_IDENTITY", "  ")])).unwrap();
+        assert_eq!(blank.default_query[0].1, "lifesciences-mcp");
+        assert!(string_config(env(&[("STRING_API_URL", "string-db.org")])).is_err());
+    }
+
+    #[test]
+    fn image_urls_use_the_format_segment_and_join_identifiers_with_cr() {
+        let client = StringClient::new(string_config(env(&[])).unwrap()).unwrap();
+        let ids = ["9606.ENSP00000269305".to_owned(), "MDM2".to_owned()];
+        let url = client
+            .network_image_url(&ImageRequest {
+                format: ImageFormat::HighresPng,
+                identifiers: &ids,
+                species: &Species::HUMAN,
+                required_score: Some(700),
+                add_nodes: Some(5),
+                flavor: Some(NetworkFlavor::Confidence),
+                network_type: Some(NetworkType::Physical),
+            })
+            .unwrap();
+        assert_eq!(
+            url,
+            "https://string-db.org/api/highres_image/network?caller_identity=lifesciences-mcp\
+             &identifiers=9606.ENSP00000269305%0DMDM2&species=9606&required_score=700\
+             &add_white_nodes=5&network_flavor=confidence&network_type=physical"
+        );
+    }
 }

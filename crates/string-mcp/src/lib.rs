@@ -1,11 +1,16 @@
-//! string-mcp: an MCP server for STRING protein interactions.
+//! string-mcp: an MCP server for STRING protein interactions (string-db.org).
 //!
-//! Partial: this crate is the shell that the foundation issue sets up. It has its
-//! upstream configuration (`client.rs`) and serves MCP, but no tools yet; issue #3
-//! adds them.
+//! An agent goes from a name to facts in three calls: `string_search_proteins` (a name →
+//! ranked STRING CURIEs), `string_get_interactions` (a CURIE → evidence-scored partners)
+//! and `string_get_network_image_url` (proteins → a link STRING renders as an image).
 
 mod client;
+mod ids;
+mod models;
 mod server;
+mod tools;
 
-pub use client::source_configs;
+pub use client::{
+    CALLER_IDENTITY_VAR, DEFAULT_BASE_URL, DEFAULT_CALLER_IDENTITY, source_configs, string_config,
+};
 pub use server::StringServer;

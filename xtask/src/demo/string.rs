@@ -1,11 +1,63 @@
-//! The STRING demo script. Partial: the server has no tools yet, so the session shows
-//! `initialize` and an empty tool list; issue #3 adds the calls.
+//! The STRING demo script: a systems biologist's agent searches "TP53", takes its CURIE to
+//! the evidence-weighted interaction network (high confidence, top 5), trips over STRING's
+//! bare ID form and reads the fix, then hands over a link to the network image. The mock
+//! serves `crates/string-mcp/tests/fixtures` (see their README for provenance).
 
-use super::Script;
+use serde_json::json;
+use wiremock::Mock;
+use wiremock::matchers::{method, path, query_param};
+
+use super::{Expect, Script, Step, fixture};
+
+const KRATE: &str = "string-mcp";
 
 pub fn script() -> Script {
     Script {
         upstreams: vec![("STRING_API_URL", "/string")],
-        ..Script::default()
+        mocks: vec![
+            Mock::given(method("GET"))
+                .and(path("/string/json/get_string_ids"))
+                .and(query_param("identifiers", "TP53"))
+                .and(query_param("species", "9606"))
+                .respond_with(fixture(KRATE, "get_string_ids__TP53.json")),
+            Mock::given(method("GET"))
+                .and(path("/string/json/interaction_partners"))
+                .and(query_param("identifiers", "9606.ENSP00000269305"))
+                .respond_with(fixture(KRATE, "interaction_partners__TP53.json")),
+        ],
+        steps: vec![
+            Step {
+                say: "Search human proteins for \"TP53\": ranked candidates with STRING CURIEs",
+                tool: "string_search_proteins",
+                arguments: json!({"query": "TP53", "species": 9606, "limit": 5}),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "TP53's high-confidence partners (combined ≥ 0.7), top 5, with evidence",
+                tool: "string_get_interactions",
+                arguments: json!({
+                    "string_id": "STRING:9606.ENSP00000269305",
+                    "required_score": 700,
+                    "limit": 5
+                }),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "STRING's bare ID form is refused, with the corrected CURIE in the hint",
+                tool: "string_get_interactions",
+                arguments: json!({"string_id": "9606.ENSP00000269305"}),
+                expect: Expect::Error("UNRESOLVED_ENTITY"),
+            },
+            Step {
+                say: "A link the user opens to see the network as an SVG image",
+                tool: "string_get_network_image_url",
+                arguments: json!({
+                    "identifiers": ["STRING:9606.ENSP00000269305", "MDM2", "ATM", "BRCA1"],
+                    "format": "svg",
+                    "required_score": 700
+                }),
+                expect: Expect::Ok,
+            },
+        ],
     }
 }

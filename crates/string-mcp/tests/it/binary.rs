@@ -1,7 +1,11 @@
 //! The built binary, driven over stdio by a real MCP client.
 
-use lifesciences_core::testing::assert_binary_speaks_mcp;
+use lifesciences_core::testing::{McpTestClient, assert_binary_speaks_mcp};
+use serde_json::json;
 use string_mcp::StringServer;
+use wiremock::MockServer;
+
+use crate::support::{TP53, fixture, get};
 
 /// A port nothing listens on: the smoke test must not reach the network.
 const CLOSED: &str = "http://127.0.0.1:9";
@@ -10,4 +14,73 @@ const CLOSED: &str = "http://127.0.0.1:9";
 async fn the_binary_speaks_mcp_over_stdio() {
     let env = [("STRING_API_URL", CLOSED)];
     assert_binary_speaks_mcp::<StringServer>(env!("CARGO_BIN_EXE_string-mcp"), &env).await;
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn sigterm_stops_the_stdio_server() {
+    let env = [("STRING_API_URL", CLOSED)];
+    lifesciences_core::testing::assert_stops_on_sigterm(env!("CARGO_BIN_EXE_string-mcp"), &env)
+        .await;
+}
+
+/// The user's path through the binary (its real configuration: 1 request/s): search
+/// TP53, take its CURIE to the interactions, hand over an image link.
+#[tokio::test]
+async fn the_binary_walks_the_users_path_over_stdio() {
+    let upstream = MockServer::start().await;
+    get("get_string_ids")
+        .respond_with(fixture("get_string_ids__TP53.json"))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    get("interaction_partners")
+        .respond_with(fixture("interaction_partners__TP53.json"))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    let uri = upstream.uri();
+    let env = [
+        ("STRING_API_URL", uri.as_str()),
+        ("STRING_CALLER_IDENTITY", "binary-test"),
+    ];
+    let client = McpTestClient::spawn_binary(env!("CARGO_BIN_EXE_string-mcp"), &env).await;
+
+    let page = client
+        .call_ok("string_search_proteins", json!({"query": "TP53"}))
+        .await;
+    let id = page["items"][0]["id"].as_str().unwrap().to_owned();
+    assert_eq!(id, TP53);
+
+    let network = client
+        .call_ok(
+            "string_get_interactions",
+            json!({"string_id": id, "required_score": 700, "limit": 3}),
+        )
+        .await;
+    assert_eq!(network["total"], 3);
+    assert_eq!(network["interactions"][0]["preferred_name_b"], "ATM");
+
+    let image = client
+        .call_ok(
+            "string_get_network_image_url",
+            json!({"identifiers": [id, "MDM2"], "format": "svg"}),
+        )
+        .await;
+    assert_eq!(
+        image["url"],
+        format!(
+            "{uri}/svg/network?caller_identity=binary-test\
+             &identifiers=9606.ENSP00000269305%0DMDM2&species=9606"
+        )
+    );
+
+    let e = client
+        .call_err(
+            "string_get_interactions",
+            json!({"string_id": "9606.ENSP00000269305"}),
+        )
+        .await;
+    assert_eq!(e.recovery_hint, "Use format 'STRING:9606.ENSP00000269305'");
+    client.close().await;
 }

@@ -1,5 +1,7 @@
-//! Integration tests of string-mcp: one test binary, one module per area. Every upstream is a
-//! local mock; nothing touches the network.
+//! Integration tests of string-mcp: one test binary, one module per area. Tools are driven
+//! through a real MCP client (in-process, and the built binary over stdio); every upstream
+//! is a local wiremock serving the fixtures in `tests/fixtures` (see their README);
+//! nothing touches the network except the `live_*` tests, which are opt-in.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -8,3 +10,10 @@
 )]
 
 mod binary;
+mod definitions;
+mod image;
+mod interactions;
+mod live;
+mod politeness;
+mod search;
+mod support;

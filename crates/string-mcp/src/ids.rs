@@ -1,0 +1,365 @@
+//! The identifier forms STRING tools accept, parsed once at the edge: `StringId` (the
+//! strict `STRING:<taxon>.<protein>` CURIE and STRING's bare `<taxon>.<protein>`) and
+//! `Species` (an NCBI taxon or a STRING genome ID).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use lifesciences_core::ApiError;
+use lifesciences_core::schemars::{self, JsonSchema};
+use serde::{Deserialize, Deserializer};
+
+/// The CURIE prefix of STRING proteins (CONTRACT §4).
+pub const CURIE_PREFIX: &str = "STRING:";
+
+/// The example every hint points to: human TP53.
+pub const EXAMPLE_CURIE: &str = "STRING:9606.ENSP00000269305";
+
+/// Where STRING proteins live: an NCBI taxon (9606 is human) or a genome uploaded to
+/// STRING, named `STRG…` (e.g. `STRG0A31YWK`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Species {
+    /// An NCBI taxonomy ID.
+    Taxon(u64),
+    /// A STRING genome ID, upper case.
+    Genome(String),
+}
+
+impl Species {
+    /// The default species of every STRING tool: Homo sapiens.
+    pub const HUMAN: Species = Species::Taxon(9606);
+
+    /// Parse what a caller sent for `species`; anything else is `INVALID_INPUT` with the
+    /// accepted forms (and the taxon of a common name, when the caller wrote one).
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let trimmed = raw.trim();
+        if let Some(species) = Self::parse_form(trimmed) {
+            return Ok(species);
+        }
+        let hint = match common_name_taxon(trimmed) {
+            Some((name, taxon)) => format!(
+                "Use the NCBI taxon ID, e.g. {taxon} for {name}. STRING takes a positive integer \
+                 taxon (9606 human, 10090 mouse, 7227 fruit fly) or a STRING genome ID such as \
+                 'STRG0A31YWK'."
+            ),
+            None => "Use an NCBI taxon ID as a positive integer (9606 human, 10090 mouse, 10116 \
+                     rat, 7955 zebrafish, 7227 fruit fly, 6239 C. elegans, 4932 yeast, 511145 \
+                     E. coli K-12) or a STRING genome ID such as 'STRG0A31YWK'."
+                .to_owned(),
+        };
+        Err(ApiError::invalid_input(
+            format!(
+                "'{raw}' is not a species STRING accepts: it takes an NCBI taxon ID or a STRING \
+                 genome ID."
+            ),
+            hint,
+            raw,
+        ))
+    }
+
+    /// The accepted forms, without an error: a positive integer or `STRG` + letters/digits.
+    fn parse_form(s: &str) -> Option<Self> {
+        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+            return s.parse::<u64>().ok().filter(|n| *n > 0).map(Self::Taxon);
+        }
+        let upper = s.to_ascii_uppercase();
+        let rest = upper.strip_prefix("STRG")?;
+        (!rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric()))
+            .then(|| Self::Genome(upper.clone()))
+    }
+
+    /// The NCBI taxon, when this is one.
+    pub fn taxon(&self) -> Option<u64> {
+        match self {
+            Self::Taxon(n) => Some(*n),
+            Self::Genome(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Species {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Taxon(n) => write!(f, "{n}"),
+            Self::Genome(g) => f.write_str(g),
+        }
+    }
+}
+
+/// Common names agents write instead of a taxon, used only to word the hint.
+fn common_name_taxon(s: &str) -> Option<(&'static str, u64)> {
+    let lower = s.to_ascii_lowercase();
+    let known: [(&[&str], &'static str, u64); 8] = [
+        (
+            &["human", "homo sapiens", "h. sapiens", "hsa"],
+            "human",
+            9606,
+        ),
+        (&["mouse", "mus musculus", "mmu"], "mouse", 10090),
+        (&["rat", "rattus norvegicus"], "rat", 10116),
+        (&["zebrafish", "danio rerio"], "zebrafish", 7955),
+        (
+            &["fly", "fruit fly", "drosophila", "drosophila melanogaster"],
+            "fruit fly",
+            7227,
+        ),
+        (
+            &["worm", "c. elegans", "caenorhabditis elegans"],
+            "C. elegans",
+            6239,
+        ),
+        (&["yeast", "saccharomyces cerevisiae"], "yeast", 4932),
+        (
+            &["e. coli", "ecoli", "escherichia coli"],
+            "E. coli K-12",
+            511_145,
+        ),
+    ];
+    known
+        .iter()
+        .find(|(names, _, _)| names.contains(&lower.as_str()))
+        .map(|(_, name, taxon)| (*name, *taxon))
+}
+
+/// A `species` argument as sent: a number or a string, kept as text so that `Species::parse`
+/// (not serde) words the error. The schema says "integer or string".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpeciesArg(pub String);
+
+impl<'de> Deserialize<'de> for SpeciesArg {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match serde_json::Value::deserialize(deserializer)? {
+            serde_json::Value::Number(n) => Ok(Self(n.to_string())),
+            serde_json::Value::String(s) => Ok(Self(s)),
+            other => Err(serde::de::Error::invalid_type(
+                serde::de::Unexpected::Other(&other.to_string()),
+                &"an NCBI taxon ID such as 9606 or a STRING genome ID such as 'STRG0A31YWK'",
+            )),
+        }
+    }
+}
+
+impl JsonSchema for SpeciesArg {
+    fn schema_name() -> Cow<'static, str> {
+        "Species".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": ["integer", "string"],
+            "examples": [9606, "10090", "STRG0A31YWK"]
+        })
+    }
+}
+
+/// Parse an optional `species` argument; absent means human (9606).
+pub fn species_or_human(arg: Option<&SpeciesArg>) -> Result<Species, ApiError> {
+    arg.map_or(Ok(Species::HUMAN), |s| Species::parse(&s.0))
+}
+
+/// A STRING protein: `<taxon>.<protein>` on the wire, `STRING:<taxon>.<protein>` for users.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StringId {
+    species: Species,
+    protein: String,
+}
+
+impl StringId {
+    /// STRING's own form, e.g. `9606.ENSP00000269305` (None when `s` is not one).
+    pub fn parse_bare(s: &str) -> Option<Self> {
+        let (taxon, protein) = s.split_once('.')?;
+        let species = Species::parse_form(taxon)?;
+        let protein_ok = !protein.is_empty()
+            && protein
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+        protein_ok.then(|| Self {
+            species,
+            protein: protein.to_owned(),
+        })
+    }
+
+    /// The strict form a tool accepts: `STRING:9606.ENSP00000269305`. Anything else is
+    /// `UNRESOLVED_ENTITY`, with the corrected CURIE in the hint when it is evident.
+    pub fn parse_curie(raw: &str) -> Result<Self, ApiError> {
+        let trimmed = raw.trim();
+        if let Some(rest) = trimmed.strip_prefix(CURIE_PREFIX) {
+            return Self::parse_bare(rest).ok_or_else(|| not_a_string_id(raw));
+        }
+        // The prefix in another case, or STRING's bare form: the fix is evident.
+        let prefixed = trimmed
+            .get(..CURIE_PREFIX.len())
+            .filter(|head| head.eq_ignore_ascii_case(CURIE_PREFIX))
+            .and_then(|_| trimmed.get(CURIE_PREFIX.len()..));
+        if let Some(id) = prefixed.or(Some(trimmed)).and_then(Self::parse_bare) {
+            return Err(ApiError::unresolved(
+                format!(
+                    "'{raw}' is not a STRING CURIE: STRING identifiers are written with the \
+                     'STRING:' prefix."
+                ),
+                format!("Use format '{}'", id.curie()),
+                raw,
+            ));
+        }
+        // A human Ensembl protein without its taxon.
+        if is_human_ensembl_protein(trimmed) {
+            return Err(ApiError::unresolved(
+                format!("'{raw}' is an Ensembl protein ID, not a STRING CURIE."),
+                format!(
+                    "Use format 'STRING:9606.{trimmed}' (9606 is the taxon of human Ensembl \
+                     proteins), or find the protein with string_search_proteins."
+                ),
+                raw,
+            ));
+        }
+        Err(not_a_string_id(raw))
+    }
+
+    /// `STRING:9606.ENSP00000269305`.
+    pub fn curie(&self) -> String {
+        format!("{CURIE_PREFIX}{}", self.bare())
+    }
+
+    /// `9606.ENSP00000269305`, as STRING spells it.
+    pub fn bare(&self) -> String {
+        format!("{}.{}", self.species, self.protein)
+    }
+
+    /// The species part.
+    pub fn species(&self) -> &Species {
+        &self.species
+    }
+}
+
+fn is_human_ensembl_protein(s: &str) -> bool {
+    s.strip_prefix("ENSP")
+        .is_some_and(|digits| digits.len() == 11 && digits.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn not_a_string_id(raw: &str) -> ApiError {
+    let name = raw.trim();
+    let name = name
+        .strip_prefix(CURIE_PREFIX)
+        .unwrap_or(name)
+        .replace('"', "");
+    let name = if name.is_empty() {
+        "TP53"
+    } else {
+        name.as_str()
+    };
+    ApiError::unresolved(
+        format!(
+            "'{raw}' is not a STRING identifier: this tool takes a STRING CURIE such as \
+             '{EXAMPLE_CURIE}'."
+        ),
+        format!(
+            "Find the protein with string_search_proteins (e.g. {{\"query\": \"{}\"}}), then pass \
+             the id it returns, e.g. '{EXAMPLE_CURIE}'.",
+            name
+        ),
+        raw,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lifesciences_core::ErrorCode;
+
+    #[test]
+    fn species_accepts_taxa_and_genome_ids_only() {
+        assert_eq!(Species::parse("9606").unwrap(), Species::HUMAN);
+        assert_eq!(Species::parse(" 10090 ").unwrap(), Species::Taxon(10090));
+        assert_eq!(
+            Species::parse("strg0a31ywk").unwrap(),
+            Species::Genome("STRG0A31YWK".into())
+        );
+        for bad in [
+            "0", "-9606", "9606.5", "", "STRG", "STRG-1", "9 606", "human",
+        ] {
+            let err = Species::parse(bad).unwrap_err();
+            assert_eq!(err.code(), ErrorCode::InvalidInput, "{bad}");
+            assert_eq!(err.to_envelope().error.invalid_input.as_deref(), Some(bad));
+        }
+    }
+
+    #[test]
+    fn a_common_name_gets_its_taxon_in_the_hint() {
+        let hint = Species::parse("Human")
+            .unwrap_err()
+            .to_envelope()
+            .error
+            .recovery_hint;
+        assert!(
+            hint.starts_with("Use the NCBI taxon ID, e.g. 9606 for human"),
+            "{hint}"
+        );
+        let hint = Species::parse("mouse")
+            .unwrap_err()
+            .to_envelope()
+            .error
+            .recovery_hint;
+        assert!(hint.contains("10090 for mouse"), "{hint}");
+    }
+
+    #[test]
+    fn species_arguments_arrive_as_numbers_or_strings() {
+        let n: SpeciesArg = serde_json::from_str("9606").unwrap();
+        let s: SpeciesArg = serde_json::from_str("\"STRG0A31YWK\"").unwrap();
+        let neg: SpeciesArg = serde_json::from_str("-3").unwrap();
+        assert_eq!(
+            (n.0.as_str(), s.0.as_str(), neg.0.as_str()),
+            ("9606", "STRG0A31YWK", "-3")
+        );
+        assert!(serde_json::from_str::<SpeciesArg>("true").is_err());
+        assert_eq!(species_or_human(None).unwrap(), Species::HUMAN);
+    }
+
+    #[test]
+    fn the_curie_parses_and_prints_both_forms() {
+        let id = StringId::parse_curie(" STRING:9606.ENSP00000269305 ").unwrap();
+        assert_eq!(id.curie(), EXAMPLE_CURIE);
+        assert_eq!(id.bare(), "9606.ENSP00000269305");
+        assert_eq!(id.species(), &Species::HUMAN);
+        let fly = StringId::parse_curie("STRING:7227.FBpp0074940").unwrap();
+        assert_eq!(fly.species().taxon(), Some(7227));
+        let yeast = StringId::parse_curie("STRING:4932.YAL001C").unwrap();
+        assert_eq!(yeast.bare(), "4932.YAL001C");
+    }
+
+    fn unresolved(raw: &str) -> (String, String) {
+        let err = StringId::parse_curie(raw).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::UnresolvedEntity, "{raw}");
+        let body = err.to_envelope().error;
+        assert_eq!(body.invalid_input.as_deref(), Some(raw));
+        (body.message, body.recovery_hint)
+    }
+
+    #[test]
+    fn evident_fixes_are_spelled_out() {
+        let (_, hint) = unresolved("9606.ENSP00000269305");
+        assert_eq!(hint, "Use format 'STRING:9606.ENSP00000269305'");
+        let (_, hint) = unresolved("string:9606.ENSP00000269305");
+        assert_eq!(hint, "Use format 'STRING:9606.ENSP00000269305'");
+        let (_, hint) = unresolved("ENSP00000269305");
+        assert!(
+            hint.starts_with("Use format 'STRING:9606.ENSP00000269305'"),
+            "{hint}"
+        );
+    }
+
+    #[test]
+    fn names_point_to_the_search_tool() {
+        for raw in ["TP53", "STRING:TP53", "", "STRING:9606.", "P04637"] {
+            let (message, hint) = unresolved(raw);
+            assert!(hint.contains("string_search_proteins"), "{raw}: {hint}");
+            assert!(message.contains(EXAMPLE_CURIE), "{message}");
+        }
+        let (_, hint) = unresolved("STRING:TP53");
+        assert!(hint.contains("{\"query\": \"TP53\"}"), "{hint}");
+    }
+}

@@ -1,0 +1,259 @@
+//! Serde types mirroring STRING's JSON answers, tolerant of what varies between STRING
+//! versions and methods (upstream notes: `shared/upstream/API-string-ensembl.md` A.3 and C):
+//! `ncbiTaxonId` is a number in some answers and a string in others, channel scores of 0
+//! come as integer `0` or are missing, and `queryIndex` may be a string. Every field is
+//! optional here; the tools decide what a usable row needs.
+//!
+//! A list whose first row carries an `error` key, or a JSON body that is not a list, is
+//! STRING reporting a problem with status 200 (notes A.3 "Errors"): decoding [`Rows`]
+//! fails for it, so core reports `UPSTREAM_ERROR` and does not cache the body.
+
+use serde::Deserialize;
+use serde::de::{Deserializer, IgnoredAny};
+use serde_json::Value;
+
+/// A number STRING may send as a JSON number or as a string (`9606` or `"9606"`,
+/// `0.999` or `"0.999"`). Anything else is kept as unusable rather than failing the row.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Lenient {
+    /// A JSON number.
+    Number(f64),
+    /// A JSON string, parsed on use.
+    Text(String),
+    /// null, a boolean, a list or an object: present but unusable.
+    Other(IgnoredAny),
+}
+
+impl Lenient {
+    /// The value as a float, when it is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Self::Number(n) => Some(*n),
+            Self::Text(s) => s.trim().parse::<f64>().ok(),
+            Self::Other(_) => None,
+        }
+        .filter(|f| f.is_finite())
+    }
+
+    /// The value as a non-negative integer, when it is a whole one.
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            Self::Text(s) => s.trim().parse::<u64>().ok(),
+            other => other
+                .as_f64()
+                .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 9e15)
+                .map(|f| f as u64),
+        }
+    }
+}
+
+/// A row that may be STRING's error report instead of data.
+pub trait MaybeError {
+    /// The `error` value of the row, if it has one.
+    fn error(&self) -> Option<&Value>;
+}
+
+/// The rows of a STRING JSON answer. Fails to decode (with STRING's own words) when the
+/// answer is an error report rather than rows.
+#[derive(Debug)]
+pub struct Rows<T>(pub Vec<T>);
+
+impl<'de, T> Deserialize<'de> for Rows<T>
+where
+    T: Deserialize<'de> + MaybeError,
+{
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Answer<T> {
+            List(Vec<T>),
+            Other(Value),
+        }
+        match Answer::<T>::deserialize(deserializer)? {
+            Answer::List(rows) => match rows.first().and_then(MaybeError::error) {
+                Some(error) => Err(serde::de::Error::custom(format!(
+                    "STRING answered with an error instead of results: {}",
+                    describe(error)
+                ))),
+                None => Ok(Self(rows)),
+            },
+            Answer::Other(value) => Err(serde::de::Error::custom(format!(
+                "STRING answered with {} instead of a list of results",
+                describe(&value)
+            ))),
+        }
+    }
+}
+
+/// A short rendering of what STRING said, for the error message.
+fn describe(value: &Value) -> String {
+    let text = match value {
+        Value::String(s) => s.clone(),
+        Value::Object(map) => ["error", "Error", "message", "ErrorMessage"]
+            .iter()
+            .find_map(|k| map.get(*k))
+            .map_or_else(
+                || value.to_string(),
+                |v| v.as_str().map_or_else(|| v.to_string(), str::to_owned),
+            ),
+        other => other.to_string(),
+    };
+    let short: String = text.chars().take(200).collect();
+    if short.len() < text.len() {
+        format!("{short}…")
+    } else {
+        short
+    }
+}
+
+/// One row of `get_string_ids`: a match of one query item, best first.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StringIdRow {
+    /// 0-based position of the query item this row answers (sometimes a string).
+    pub query_index: Option<Lenient>,
+    /// The STRING protein, e.g. `9606.ENSP00000269305`.
+    pub string_id: Option<String>,
+    /// NCBI taxon, number or string.
+    pub ncbi_taxon_id: Option<Lenient>,
+    /// e.g. `Homo sapiens`.
+    pub taxon_name: Option<String>,
+    /// STRING's preferred name, e.g. `TP53`.
+    pub preferred_name: Option<String>,
+    /// Free text, "Name; description…".
+    pub annotation: Option<String>,
+    /// Present when the row is an error report.
+    pub error: Option<Value>,
+}
+
+impl MaybeError for StringIdRow {
+    fn error(&self) -> Option<&Value> {
+        self.error.as_ref()
+    }
+}
+
+/// One row of `interaction_partners` (and `network`): an undirected edge, A being the
+/// query protein, with the combined score and the seven channel scores, all 0–1.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PartnerRow {
+    #[serde(rename = "stringId_A")]
+    pub string_id_a: Option<String>,
+    #[serde(rename = "stringId_B")]
+    pub string_id_b: Option<String>,
+    #[serde(rename = "preferredName_A")]
+    pub preferred_name_a: Option<String>,
+    #[serde(rename = "preferredName_B")]
+    pub preferred_name_b: Option<String>,
+    #[serde(rename = "ncbiTaxonId")]
+    pub ncbi_taxon_id: Option<Lenient>,
+    /// The combined score.
+    pub score: Option<Lenient>,
+    /// Neighborhood.
+    pub nscore: Option<Lenient>,
+    /// Gene fusion.
+    pub fscore: Option<Lenient>,
+    /// Phylogenetic profile (co-occurrence).
+    pub pscore: Option<Lenient>,
+    /// Co-expression.
+    pub ascore: Option<Lenient>,
+    /// Experiments.
+    pub escore: Option<Lenient>,
+    /// Curated databases.
+    pub dscore: Option<Lenient>,
+    /// Text mining.
+    pub tscore: Option<Lenient>,
+    /// Present when the row is an error report.
+    pub error: Option<Value>,
+}
+
+impl MaybeError for PartnerRow {
+    fn error(&self) -> Option<&Value> {
+        self.error.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_arrive_as_numbers_strings_or_junk() {
+        let v: Vec<Option<Lenient>> =
+            serde_json::from_str(r#"[9606, "9606", 0.543, "0.543", 0, null, true, "x"]"#).unwrap();
+        let u: Vec<_> = v
+            .iter()
+            .map(|l| l.as_ref().and_then(Lenient::as_u64))
+            .collect();
+        assert_eq!(
+            u,
+            [
+                Some(9606),
+                Some(9606),
+                None,
+                None,
+                Some(0),
+                None,
+                None,
+                None
+            ]
+        );
+        let f: Vec<_> = v
+            .iter()
+            .map(|l| l.as_ref().and_then(Lenient::as_f64))
+            .collect();
+        assert_eq!(
+            f,
+            [
+                Some(9606.0),
+                Some(9606.0),
+                Some(0.543),
+                Some(0.543),
+                Some(0.0),
+                None,
+                None,
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn partner_rows_tolerate_missing_channels_and_string_taxa() {
+        let rows: Rows<PartnerRow> = serde_json::from_str(
+            r#"[{"stringId_A": "7227.FBpp0074940", "stringId_B": "7227.FBpp0082908",
+                 "ncbiTaxonId": "7227", "score": 0.817, "tscore": 0.533}]"#,
+        )
+        .unwrap();
+        let row = &rows.0[0];
+        assert_eq!(
+            row.ncbi_taxon_id.as_ref().and_then(Lenient::as_u64),
+            Some(7227)
+        );
+        assert!(row.nscore.is_none() && row.escore.is_none());
+        assert_eq!(row.tscore.as_ref().and_then(Lenient::as_f64), Some(0.533));
+    }
+
+    #[test]
+    fn an_error_report_fails_to_decode_with_strings_words() {
+        let err = serde_json::from_str::<Rows<StringIdRow>>(
+            r#"[{"error": "background_error", "message": "not in background"}]"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("STRING answered with an error instead of results: background_error"),
+            "{err}"
+        );
+        let err = serde_json::from_str::<Rows<PartnerRow>>(r#"{"Error": "species not found"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("species not found"), "{err}");
+        assert!(err.contains("instead of a list of results"), "{err}");
+        assert!(
+            serde_json::from_str::<Rows<PartnerRow>>("[]")
+                .unwrap()
+                .0
+                .is_empty()
+        );
+    }
+}

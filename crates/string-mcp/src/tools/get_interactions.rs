@@ -1,0 +1,389 @@
+//! `string_get_interactions`: a STRING CURIE → its evidence-scored interaction partners,
+//! through STRING's `interaction_partners`. The query protein is resolved with
+//! `get_string_ids` only when the partner list cannot tell (it is empty or refused): one
+//! upstream request for the usual call, two to tell an unknown ID from a protein without
+//! partners.
+
+use std::collections::HashMap;
+
+use lifesciences_core::schemars::{self, JsonSchema};
+use lifesciences_core::{ApiError, CrossReferences, Parameters, XrefKey, in_range, lenient};
+use rmcp::{Json, tool, tool_router};
+use serde::{Deserialize, Serialize};
+
+use crate::client::NetworkType;
+use crate::ids::{EXAMPLE_CURIE, StringId};
+use crate::models::{Lenient, PartnerRow};
+use crate::server::StringServer;
+
+/// Arguments of `string_get_interactions`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GetInteractionsArgs {
+    /// The protein as a STRING CURIE, e.g. `STRING:9606.ENSP00000269305` (human TP53), as
+    /// returned by string_search_proteins. STRING's bare form `9606.ENSP00000269305` and
+    /// gene names are refused with the corrected form or the tool to call.
+    pub string_id: String,
+    /// Minimum combined score of a partner, 0–1000 (default 400): 150 low, 400 medium, 700
+    /// high, 900 highest confidence. Results carry scores on STRING's 0–1 scale, so 700
+    /// keeps partners with `combined_score` ≥ 0.7.
+    #[serde(default, deserialize_with = "lenient::opt_u32")]
+    pub required_score: Option<u32>,
+    /// Most partners to return, 1–10000 (default 25); the highest combined scores are kept.
+    #[serde(default, deserialize_with = "lenient::opt_u32")]
+    pub limit: Option<u32>,
+    /// `functional` (default): any functional association; `physical`: physical binding
+    /// or co-complex associations only.
+    #[serde(default)]
+    pub network_type: Option<NetworkType>,
+}
+
+/// The query protein of a network.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct QueryProtein {
+    /// Its STRING CURIE.
+    pub id: String,
+    /// STRING's preferred name, e.g. `TP53`.
+    pub preferred_name: String,
+}
+
+/// The seven evidence channels of an interaction, each 0–1 (0 when STRING has no evidence
+/// of that kind).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EvidenceScores {
+    /// Conserved genomic neighborhood.
+    pub nscore: f64,
+    /// Gene fusion.
+    pub fscore: f64,
+    /// Phylogenetic co-occurrence.
+    pub pscore: f64,
+    /// Co-expression.
+    pub ascore: f64,
+    /// Experiments.
+    pub escore: f64,
+    /// Curated databases.
+    pub dscore: f64,
+    /// Text mining.
+    pub tscore: f64,
+}
+
+/// One interaction of the query protein (A) with a partner (B).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Interaction {
+    /// The query protein's STRING CURIE.
+    pub protein_a: String,
+    /// The partner's STRING CURIE: pass it to string_get_interactions to walk on.
+    pub protein_b: String,
+    /// STRING's preferred name of the query protein.
+    pub preferred_name_a: String,
+    /// STRING's preferred name of the partner, e.g. `MDM2`.
+    pub preferred_name_b: String,
+    /// NCBI taxon of both proteins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub taxon_id: Option<u64>,
+    /// STRING's combined confidence, 0–1.
+    pub combined_score: f64,
+    /// The confidence of each evidence channel, 0–1.
+    pub evidence: EvidenceScores,
+    /// The partner in other databases (at least its STRING ID).
+    pub cross_references: CrossReferences,
+}
+
+/// The partners of one protein, most confident first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct InteractionNetwork {
+    /// The protein asked about.
+    pub query: QueryProtein,
+    /// Its partners with `combined_score` ≥ required_score/1000, sorted by
+    /// `combined_score` descending; empty when STRING knows the protein but no partner
+    /// reaches the threshold.
+    pub interactions: Vec<Interaction>,
+    /// The number of interactions returned.
+    pub total: usize,
+}
+
+/// A score on STRING's 0–1 scale: missing or unreadable is 0, and the rare value a hair
+/// above 1 is held at 1 so the promised range holds.
+fn unit_score(value: Option<&Lenient>) -> f64 {
+    value
+        .and_then(Lenient::as_f64)
+        .map_or(0.0, |f| f.clamp(0.0, 1.0))
+}
+
+/// Map a partner row; rows without a usable partner ID or combined score are dropped.
+fn interaction(row: &PartnerRow, query: &StringId) -> Option<Interaction> {
+    let partner = row.string_id_b.as_deref().and_then(StringId::parse_bare);
+    let combined = row.score.as_ref().and_then(Lenient::as_f64);
+    let (Some(partner), Some(combined)) = (partner, combined) else {
+        tracing::warn!(
+            partner = ?row.string_id_b,
+            score = ?row.score,
+            "dropping an interaction_partners row without a usable partner or score"
+        );
+        return None;
+    };
+    let protein_a = row
+        .string_id_a
+        .as_deref()
+        .and_then(StringId::parse_bare)
+        .unwrap_or_else(|| query.clone());
+    let name = |s: Option<&String>, id: &StringId| {
+        s.map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| id.bare())
+    };
+    let taxon_id = row
+        .ncbi_taxon_id
+        .as_ref()
+        .and_then(Lenient::as_u64)
+        .or_else(|| partner.species().taxon());
+    Some(Interaction {
+        preferred_name_a: name(row.preferred_name_a.as_ref(), &protein_a),
+        preferred_name_b: name(row.preferred_name_b.as_ref(), &partner),
+        protein_a: protein_a.curie(),
+        cross_references: CrossReferences::new().with(XrefKey::String, partner.bare()),
+        protein_b: partner.curie(),
+        taxon_id,
+        combined_score: unit_score(Some(&Lenient::Number(combined))),
+        evidence: EvidenceScores {
+            nscore: unit_score(row.nscore.as_ref()),
+            fscore: unit_score(row.fscore.as_ref()),
+            pscore: unit_score(row.pscore.as_ref()),
+            ascore: unit_score(row.ascore.as_ref()),
+            escore: unit_score(row.escore.as_ref()),
+            dscore: unit_score(row.dscore.as_ref()),
+            tscore: unit_score(row.tscore.as_ref()),
+        },
+    })
+}
+
+/// The partners to return: at or above the threshold (STRING filters too; this makes the
+/// promise hold whatever it sends), one row per partner (the strongest), sorted by
+/// combined score (then name, for a stable order), at most `limit`.
+fn select(
+    rows: &[PartnerRow],
+    query: &StringId,
+    required_score: u32,
+    limit: u32,
+) -> Vec<Interaction> {
+    let threshold = f64::from(required_score) / 1000.0;
+    let mut best: HashMap<String, Interaction> = HashMap::new();
+    for found in rows.iter().filter_map(|r| interaction(r, query)) {
+        if found.combined_score + 1e-9 < threshold {
+            continue;
+        }
+        match best.get(&found.protein_b) {
+            Some(kept) if kept.combined_score >= found.combined_score => {}
+            _ => {
+                best.insert(found.protein_b.clone(), found);
+            }
+        }
+    }
+    let mut interactions: Vec<Interaction> = best.into_values().collect();
+    interactions.sort_by(|a, b| {
+        b.combined_score
+            .total_cmp(&a.combined_score)
+            .then_with(|| a.preferred_name_b.cmp(&b.preferred_name_b))
+            .then_with(|| a.protein_b.cmp(&b.protein_b))
+    });
+    interactions.truncate(limit as usize);
+    interactions
+}
+
+impl StringServer {
+    /// Whether STRING knows `id`, and its preferred name. An ID STRING maps to another
+    /// protein (e.g. one of an older release) is not this one: `ENTITY_NOT_FOUND` with the
+    /// protein STRING suggests.
+    async fn resolve(&self, id: &StringId, raw: &str) -> Result<String, ApiError> {
+        let not_found = || {
+            ApiError::not_found(
+                format!(
+                    "STRING has no protein '{}' (species {}).",
+                    id.curie(),
+                    id.species()
+                ),
+                format!(
+                    "Check the ID, or find the protein with string_search_proteins (e.g. \
+                     {{\"query\": \"TP53\", \"species\": {}}}) and pass the id it returns, \
+                     e.g. '{EXAMPLE_CURIE}'.",
+                    id.species()
+                ),
+                raw,
+            )
+        };
+        let rows = match self.string.string_ids(&id.bare(), id.species(), 1).await {
+            Ok(rows) => rows,
+            // An unknown taxon: the protein cannot be there either.
+            Err(e) if e.upstream_status() == Some(400) => return Err(not_found()),
+            Err(e) => return Err(e),
+        };
+        let bare = id.bare();
+        if let Some(row) = rows
+            .iter()
+            .find(|r| r.string_id.as_deref() == Some(bare.as_str()))
+        {
+            return Ok(row
+                .preferred_name
+                .as_deref()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map_or_else(|| bare.clone(), str::to_owned));
+        }
+        let suggestions: Vec<String> = rows
+            .iter()
+            .filter_map(|r| r.string_id.as_deref().and_then(StringId::parse_bare))
+            .map(|s| s.curie())
+            .collect();
+        match suggestions.first().cloned() {
+            Some(other) => Err(not_found()
+                .with_hint(format!(
+                    "STRING maps '{bare}' to {other}; call string_get_interactions with that \
+                     id if it is the protein you mean."
+                ))
+                .with_suggestions(suggestions)),
+            None => Err(not_found()),
+        }
+    }
+}
+
+#[tool_router(router = get_interactions_router, vis = "pub(crate)")]
+impl StringServer {
+    /// Get the evidence-weighted interaction partners of one STRING protein, most
+    /// confident first: combined score and the seven evidence channels (neighborhood,
+    /// fusion, co-occurrence, co-expression, experiments, databases, text mining), each
+    /// 0–1. Filter with required_score (0–1000) and limit. A protein STRING knows without
+    /// partners above the threshold gives an empty list; an unknown ID is ENTITY_NOT_FOUND.
+    /// Example: `{"string_id": "STRING:9606.ENSP00000269305", "required_score": 700,
+    /// "limit": 10}` → TP53's partners such as MDM2, ATM and BRCA1.
+    #[tool(
+        title = "Get STRING interaction partners",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
+    )]
+    pub(crate) async fn string_get_interactions(
+        &self,
+        Parameters(args): Parameters<GetInteractionsArgs>,
+    ) -> Result<Json<InteractionNetwork>, ApiError> {
+        let args = args?;
+        let id = StringId::parse_curie(&args.string_id)?;
+        let required_score = in_range("required_score", args.required_score, 0, 1000, 400)?;
+        let limit = in_range("limit", args.limit, 1, 10_000, 25)?;
+        let network_type = args.network_type.unwrap_or_default();
+
+        let rows = match self
+            .string
+            .interaction_partners(&id, required_score, limit, network_type)
+            .await
+        {
+            Ok(rows) => rows,
+            // STRING refuses identifiers it cannot map (404) and taxa it does not know
+            // (400); tell an unknown ID (ENTITY_NOT_FOUND) from other trouble.
+            Err(e) if matches!(e.upstream_status(), Some(400 | 404)) => {
+                self.resolve(&id, &args.string_id).await?;
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
+        let bare = id.bare();
+        let named_in_rows = rows
+            .iter()
+            .find(|r| r.string_id_a.as_deref() == Some(bare.as_str()))
+            .or(rows.first())
+            .and_then(|r| r.preferred_name_a.as_deref())
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned);
+        let preferred_name = match named_in_rows {
+            Some(name) => name,
+            // No partner rows: STRING knows the protein without partners, or not at all.
+            None if rows.is_empty() => self.resolve(&id, &args.string_id).await?,
+            None => bare,
+        };
+        let interactions = select(&rows, &id, required_score, limit);
+        Ok(Json(InteractionNetwork {
+            query: QueryProtein {
+                id: id.curie(),
+                preferred_name,
+            },
+            total: interactions.len(),
+            interactions,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tp53() -> StringId {
+        StringId::parse_bare("9606.ENSP00000269305").unwrap()
+    }
+
+    fn rows(value: serde_json::Value) -> Vec<PartnerRow> {
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn edge(partner: &str, name: &str, score: serde_json::Value) -> serde_json::Value {
+        json!({"stringId_A": "9606.ENSP00000269305", "stringId_B": partner,
+               "preferredName_A": "TP53", "preferredName_B": name, "ncbiTaxonId": 9606,
+               "score": score, "escore": 0.5})
+    }
+
+    #[test]
+    fn all_seven_channels_are_present_and_missing_ones_are_zero() {
+        let r = rows(json!([{"stringId_A": "9606.ENSP00000359224",
+            "stringId_B": "9606.ENSP00000261007", "ncbiTaxonId": "9606", "score": "0.543",
+            "tscore": 0.543}]));
+        let alg14 = StringId::parse_bare("9606.ENSP00000359224").unwrap();
+        let i = interaction(&r[0], &alg14).unwrap();
+        assert_eq!(i.combined_score, 0.543);
+        assert_eq!(i.taxon_id, Some(9606));
+        assert_eq!(
+            i.preferred_name_b, "9606.ENSP00000261007",
+            "no name: the ID stands in"
+        );
+        assert_eq!(
+            serde_json::to_value(&i.evidence).unwrap(),
+            json!({"nscore": 0.0, "fscore": 0.0, "pscore": 0.0, "ascore": 0.0,
+                   "escore": 0.0, "dscore": 0.0, "tscore": 0.543})
+        );
+        assert_eq!(
+            serde_json::to_value(&i.cross_references).unwrap(),
+            json!({"string": "9606.ENSP00000261007"})
+        );
+    }
+
+    #[test]
+    fn unusable_rows_are_dropped_and_scores_stay_in_range() {
+        let r = rows(json!([
+            {"stringId_A": "9606.ENSP00000269305", "score": 0.9},
+            {"stringId_A": "9606.ENSP00000269305", "stringId_B": "9606.ENSP00000258149"},
+            edge("9606.ENSP00000258149", "MDM2", json!(1.02)),
+        ]));
+        let kept = select(&r, &tp53(), 0, 10);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].combined_score, 1.0);
+    }
+
+    #[test]
+    fn selection_filters_deduplicates_sorts_and_truncates() {
+        let r = rows(json!([
+            edge("9606.ENSP00000340989", "SFN", json!(0.95)),
+            edge("9606.ENSP00000263253", "EP300", json!(0.999)),
+            edge("9606.ENSP00000340989", "SFN", json!(0.999)),
+            edge("9606.ENSP00000258149", "MDM2", json!(0.999)),
+            edge("9606.ENSP00000212015", "SIRT1", json!(0.699)),
+            edge("9606.ENSP00000254719", "RPA1", json!(0.7)),
+        ]));
+        let names = |v: Vec<Interaction>| -> Vec<String> {
+            v.into_iter().map(|i| i.preferred_name_b).collect()
+        };
+        assert_eq!(
+            names(select(&r, &tp53(), 700, 10)),
+            ["EP300", "MDM2", "SFN", "RPA1"]
+        );
+        assert_eq!(names(select(&r, &tp53(), 700, 2)), ["EP300", "MDM2"]);
+        assert_eq!(select(&r, &tp53(), 0, 10).len(), 5);
+        assert!(select(&r, &tp53(), 1000, 10).is_empty());
+    }
+}

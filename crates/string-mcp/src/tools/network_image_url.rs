@@ -1,0 +1,260 @@
+//! `string_get_network_image_url`: names or CURIEs → a URL STRING renders as a network
+//! image (PNG, SVG or high-resolution PNG). Built locally: no upstream request.
+
+use lifesciences_core::schemars::{self, JsonSchema};
+use lifesciences_core::{ApiError, Parameters, in_range, lenient};
+use rmcp::{Json, tool, tool_router};
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::client::{ImageFormat, ImageRequest, NetworkFlavor, NetworkType};
+use crate::ids::{CURIE_PREFIX, Species, SpeciesArg, StringId};
+use crate::server::StringServer;
+
+/// Most identifiers one image may show.
+pub const MAX_IDENTIFIERS: usize = 500;
+/// Most extra partners an image may add around the query proteins.
+pub const MAX_ADD_NODES: u32 = 100;
+
+/// Arguments of `string_get_network_image_url`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkImageArgs {
+    /// The proteins to draw, 1–500: STRING CURIEs such as `STRING:9606.ENSP00000269305`
+    /// or names STRING resolves such as `TP53`, `MDM2`. A single string with
+    /// comma-separated names is accepted too.
+    #[serde(deserialize_with = "one_or_many")]
+    #[schemars(with = "Vec<String>")]
+    pub identifiers: Vec<String>,
+    /// NCBI taxon ID (e.g. 9606 human, 10090 mouse) or STRING genome ID (`STRG…`) of the
+    /// proteins. Default: the taxon of the CURIEs given, else 9606 (human).
+    #[serde(default)]
+    pub species: Option<SpeciesArg>,
+    /// `png` (default), `svg`, or `highres_png`.
+    #[serde(default)]
+    pub format: Option<ImageFormat>,
+    /// Minimum combined score of a drawn interaction, 0–1000 (150 low, 400 medium, 700
+    /// high, 900 highest). Default: STRING's (400).
+    #[serde(default, deserialize_with = "lenient::opt_u32")]
+    pub required_score: Option<u32>,
+    /// How many extra partners STRING adds around the given proteins, 0–100. Default:
+    /// STRING's (10 for a single protein, 0 for several).
+    #[serde(default, deserialize_with = "lenient::opt_u32")]
+    pub add_nodes: Option<u32>,
+    /// Edge style: `evidence` (default; one colour per evidence channel), `confidence`
+    /// (thickness shows the combined score; best for large networks) or `actions` (mode of
+    /// action).
+    #[serde(default)]
+    pub network_flavor: Option<NetworkFlavor>,
+    /// `functional` (default) or `physical` (binding / co-complex only), as in
+    /// string_get_interactions.
+    #[serde(default)]
+    pub network_type: Option<NetworkType>,
+}
+
+/// A list of strings, or one string of comma- or line-separated names.
+fn one_or_many<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        Many(Vec<String>),
+        One(String),
+    }
+    match Option::<OneOrMany>::deserialize(deserializer)? {
+        Some(OneOrMany::Many(list)) => Ok(list),
+        Some(OneOrMany::One(text)) => Ok(text.split(',').map(str::to_owned).collect()),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// A link to a network image.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct NetworkImage {
+    /// The URL; opening it makes STRING render the image (it identifies this server as
+    /// the caller).
+    pub url: String,
+    /// `png`, `svg` or `highres_png`.
+    pub format: String,
+    /// The identifiers in the image, as sent to STRING (CURIEs without their `STRING:`
+    /// prefix).
+    pub identifiers: Vec<String>,
+}
+
+/// Trim, split multi-line entries, drop blanks and repeats, strip the CURIE prefix.
+fn normalise(raw: &[String]) -> Result<Vec<String>, ApiError> {
+    let mut out: Vec<String> = Vec::new();
+    for item in raw.iter().flat_map(|s| s.split(['\r', '\n'])) {
+        let item = item.trim();
+        let item = item.strip_prefix(CURIE_PREFIX).unwrap_or(item).trim();
+        if !item.is_empty() && !out.iter().any(|seen| seen == item) {
+            out.push(item.to_owned());
+        }
+    }
+    let shown = || serde_json::to_string(raw).unwrap_or_default();
+    if out.is_empty() {
+        return Err(ApiError::invalid_input(
+            "Argument 'identifiers' holds no protein.",
+            "Pass 1 to 500 names or STRING CURIEs, e.g. [\"STRING:9606.ENSP00000269305\", \
+             \"MDM2\"].",
+            shown(),
+        ));
+    }
+    if out.len() > MAX_IDENTIFIERS {
+        return Err(ApiError::invalid_input(
+            format!(
+                "Argument 'identifiers' holds {} proteins; one image shows at most \
+                 {MAX_IDENTIFIERS}.",
+                out.len()
+            ),
+            format!(
+                "Pass at most {MAX_IDENTIFIERS} identifiers (STRING's images are unreadable \
+                 beyond a few hundred nodes); split the set or keep the proteins of interest."
+            ),
+            format!("{} identifiers", out.len()),
+        ));
+    }
+    Ok(out)
+}
+
+/// The species of the image: the one given, checked against the taxa of any STRING IDs;
+/// else the taxon those IDs share; else human.
+fn image_species(arg: Option<&SpeciesArg>, identifiers: &[String]) -> Result<Species, ApiError> {
+    let given = arg.map(|s| Species::parse(&s.0)).transpose()?;
+    let mut taxa: Vec<(Species, &String)> = Vec::new();
+    for id in identifiers {
+        if let Some(parsed) = StringId::parse_bare(id)
+            && !taxa.iter().any(|(s, _)| s == parsed.species())
+        {
+            taxa.push((parsed.species().clone(), id));
+        }
+    }
+    match (given, taxa.as_slice()) {
+        (Some(species), taxa) => match taxa.iter().find(|(s, _)| *s != species) {
+            Some((other, id)) => Err(ApiError::invalid_input(
+                format!(
+                    "'{id}' is a protein of species {other}, but 'species' is {species}: one \
+                     network image shows one species."
+                ),
+                format!("Omit 'species' (it follows the IDs), or pass species {other}."),
+                species.to_string(),
+            )),
+            None => Ok(species),
+        },
+        (None, []) => Ok(Species::HUMAN),
+        (None, [(only, _)]) => Ok(only.clone()),
+        (None, [(first, a), (second, b), ..]) => Err(ApiError::invalid_input(
+            format!(
+                "The identifiers mix species: '{a}' is {first}, '{b}' is {second}; one \
+                 network image shows one species."
+            ),
+            "Pass proteins of one species, and set 'species' to its taxon.",
+            format!("{a}, {b}"),
+        )),
+    }
+}
+
+#[tool_router(router = network_image_url_router, vis = "pub(crate)")]
+impl StringServer {
+    /// Get a URL that STRING renders as an image of the interaction network of the given
+    /// proteins (names or STRING CURIEs), to hand to the user. No data is fetched: the URL
+    /// is built here and STRING draws the image when it is opened.
+    /// Example: `{"identifiers": ["STRING:9606.ENSP00000269305", "MDM2"], "format": "svg",
+    /// "required_score": 700}` → `{"url": "https://string-db.org/api/svg/network?…",
+    /// "format": "svg", …}`.
+    #[tool(
+        title = "Get a STRING network image URL",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
+    )]
+    pub(crate) async fn string_get_network_image_url(
+        &self,
+        Parameters(args): Parameters<NetworkImageArgs>,
+    ) -> Result<Json<NetworkImage>, ApiError> {
+        let args = args?;
+        let identifiers = normalise(&args.identifiers)?;
+        let species = image_species(args.species.as_ref(), &identifiers)?;
+        let required_score = args
+            .required_score
+            .map(|s| in_range("required_score", Some(s), 0, 1000, 400))
+            .transpose()?;
+        let add_nodes = args
+            .add_nodes
+            .map(|n| in_range("add_nodes", Some(n), 0, MAX_ADD_NODES, 0))
+            .transpose()?;
+        let format = args.format.unwrap_or_default();
+        let url = self.string.network_image_url(&ImageRequest {
+            format,
+            identifiers: &identifiers,
+            species: &species,
+            required_score,
+            add_nodes,
+            flavor: args.network_flavor,
+            network_type: args.network_type,
+        })?;
+        Ok(Json(NetworkImage {
+            url,
+            format: format.name().to_owned(),
+            identifiers,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lifesciences_core::ErrorCode;
+
+    fn list(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn identifiers_are_trimmed_split_deduplicated_and_unprefixed() {
+        let got = normalise(&list(&[
+            " STRING:9606.ENSP00000269305 ",
+            "MDM2\r\nATM",
+            "",
+            "MDM2",
+        ]))
+        .unwrap();
+        assert_eq!(got, ["9606.ENSP00000269305", "MDM2", "ATM"]);
+    }
+
+    #[test]
+    fn empty_and_oversized_lists_are_invalid_input() {
+        let e = normalise(&list(&["", "  "])).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidInput);
+        let many: Vec<String> = (0..=MAX_IDENTIFIERS).map(|i| format!("P{i}")).collect();
+        let e = normalise(&many).unwrap_err().to_envelope().error;
+        assert_eq!(e.code, ErrorCode::InvalidInput);
+        assert!(e.message.contains("501 proteins"), "{}", e.message);
+        assert_eq!(normalise(&many[..MAX_IDENTIFIERS]).unwrap().len(), 500);
+    }
+
+    #[test]
+    fn species_follows_the_ids_unless_given_and_never_mixes() {
+        let human = list(&["9606.ENSP00000269305", "MDM2"]);
+        assert_eq!(image_species(None, &human).unwrap(), Species::HUMAN);
+        assert_eq!(
+            image_species(None, &list(&["edin"])).unwrap(),
+            Species::HUMAN
+        );
+        let fly = list(&["7227.FBpp0074940", "7227.FBpp0082908"]);
+        assert_eq!(image_species(None, &fly).unwrap(), Species::Taxon(7227));
+        let given = SpeciesArg("7227".into());
+        assert_eq!(
+            image_species(Some(&given), &list(&["edin"])).unwrap(),
+            Species::Taxon(7227)
+        );
+        let e = image_species(Some(&given), &human).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidInput);
+        let mixed = list(&["9606.ENSP00000269305", "7227.FBpp0074940"]);
+        let e = image_species(None, &mixed).unwrap_err().to_envelope().error;
+        assert!(e.message.contains("mix species"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_single_string_is_split_on_commas() {
+        let args: NetworkImageArgs =
+            serde_json::from_value(serde_json::json!({"identifiers": "TP53, MDM2"})).unwrap();
+        assert_eq!(normalise(&args.identifiers).unwrap(), ["TP53", "MDM2"]);
+    }
+}
