@@ -1,17 +1,46 @@
-//! The upstream configuration of Ensembl genes and transcripts (CONTRACT §6). The only module that will know
-//! the upstream's URLs and query parameters.
+//! The two upstreams of this server, Ensembl REST and EBI Search: their configuration
+//! (CONTRACT §6) and every URL and query parameter the server sends. The only module
+//! that knows them.
+//!
+//! Endpoints and parameters are those of `shared/upstream/API-string-ensembl.md` part B.
+//! JSON is asked for on every request (`Accept: application/json`, sent by core), because
+//! Ensembl answers HTML otherwise (B.1).
 
-use lifesciences_core::{ConfigError, SourceConfig};
+use std::collections::HashMap;
+
+use lifesciences_core::{
+    ApiError, ConfigError, HttpClient, LifeSciencesClient, SourceConfig, encode_path_segment,
+};
+use serde::Serialize;
+
+use crate::models::{
+    EbiSearchResult, LookupBatch, LookupObject, SpeciesList, XrefEntry, XrefSymbolHit,
+};
+
+/// Largest `POST /lookup/id` body Ensembl accepts (B.2: `max_post_size = 1000`).
+pub const MAX_LOOKUP_BATCH: usize = 1000;
+
+/// Largest page EBI Search serves (`size` 0–100).
+pub const MAX_EBI_PAGE: u32 = 100;
+
+/// The configuration of both upstreams, with the environment applied.
+#[derive(Debug, Clone)]
+pub struct SourceConfigs {
+    /// Ensembl REST (`ENSEMBL_API_URL`, 15 requests/s).
+    pub ensembl: SourceConfig,
+    /// EBI Search, for free-text gene search (`EBI_SEARCH_API_URL`, 10 requests/s).
+    pub ebi_search: SourceConfig,
+}
 
 /// The sources this server talks to, with their politeness defaults and the
 /// environment applied.
-pub fn source_configs() -> Result<Vec<SourceConfig>, ConfigError> {
-    Ok(vec![
-        SourceConfig::new("Ensembl", "ENSEMBL", "https://rest.ensembl.org")?
+pub fn source_configs() -> Result<SourceConfigs, ConfigError> {
+    Ok(SourceConfigs {
+        ensembl: SourceConfig::new("Ensembl", "ENSEMBL", "https://rest.ensembl.org")?
             .with_rate(15.0)
             .with_max_concurrent(15)
             .from_env()?,
-        SourceConfig::new(
+        ebi_search: SourceConfig::new(
             "EBI Search",
             "EBI_SEARCH",
             "https://www.ebi.ac.uk/ebisearch/ws/rest",
@@ -19,5 +48,266 @@ pub fn source_configs() -> Result<Vec<SourceConfig>, ConfigError> {
         .with_rate(10.0)
         .with_max_concurrent(10)
         .from_env()?,
-    ])
+    })
+}
+
+/// Ensembl REST.
+#[derive(Debug, Clone)]
+pub struct EnsemblClient {
+    http: HttpClient,
+}
+
+impl LifeSciencesClient for EnsemblClient {
+    fn http(&self) -> &HttpClient {
+        &self.http
+    }
+}
+
+/// Ensembl answers an unknown stable ID with HTTP 400 `{"error":"ID 'X' not found"}`
+/// (B.2, B.3), and some code paths with `No valid lookup found for ID X`. Anything else
+/// stays an upstream error.
+fn is_unknown_id(error: &ApiError) -> bool {
+    error.upstream_status() == Some(400)
+        && error.upstream_body().is_some_and(|body| {
+            let body = body.to_ascii_lowercase();
+            body.contains("not found") || body.contains("no valid lookup found")
+        })
+}
+
+#[derive(Serialize)]
+struct LookupIds<'a> {
+    ids: &'a [String],
+}
+
+impl EnsemblClient {
+    /// A client over `config`.
+    pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
+        Ok(Self {
+            http: HttpClient::new(config)?,
+        })
+    }
+
+    /// `GET lookup/id/{id}`; `None` when Ensembl does not know the ID.
+    pub async fn lookup(&self, id: &str) -> Result<Option<LookupObject>, ApiError> {
+        let path = format!("lookup/id/{}", encode_path_segment(id)?);
+        match self.get_json(&path, &[]).await {
+            Ok(object) => Ok(Some(object)),
+            Err(e) if is_unknown_id(&e) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `POST lookup/id` with `{"ids": [...]}`: one request per 1000 IDs. Unknown IDs are
+    /// absent from the map (Ensembl answers `null` for them).
+    pub async fn lookup_many(
+        &self,
+        ids: &[String],
+    ) -> Result<HashMap<String, LookupObject>, ApiError> {
+        let mut found = HashMap::with_capacity(ids.len());
+        for chunk in ids.chunks(MAX_LOOKUP_BATCH) {
+            let batch: LookupBatch = self
+                .post_json("lookup/id", &LookupIds { ids: chunk })
+                .await?;
+            found.extend(
+                batch
+                    .into_iter()
+                    .filter_map(|(id, object)| object.map(|o| (id, o))),
+            );
+        }
+        Ok(found)
+    }
+
+    /// `GET xrefs/id/{id}?all_levels=1`: the object's cross-references and those of its
+    /// transcripts and translations (a gene's own xrefs lack UniProt/Swiss-Prot, B.3).
+    /// `None` when Ensembl does not know the ID.
+    pub async fn xrefs(&self, id: &str) -> Result<Option<Vec<XrefEntry>>, ApiError> {
+        let path = format!("xrefs/id/{}", encode_path_segment(id)?);
+        match self.get_json(&path, &[("all_levels", "1")]).await {
+            Ok(entries) => Ok(Some(entries)),
+            Err(e) if is_unknown_id(&e) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `GET xrefs/symbol/{species}/{symbol}?object_type=gene`: the stable IDs of the genes
+    /// whose symbol or synonym is exactly `symbol` (B.3; `[]` when none). A 400 (a symbol
+    /// Ensembl cannot parse) means no match.
+    pub async fn gene_ids_for_symbol(
+        &self,
+        species: &str,
+        symbol: &str,
+    ) -> Result<Vec<String>, ApiError> {
+        let path = format!(
+            "xrefs/symbol/{}/{}",
+            encode_path_segment(species)?,
+            encode_path_segment(symbol)?
+        );
+        match self
+            .get_json::<Vec<XrefSymbolHit>>(&path, &[("object_type", "gene")])
+            .await
+        {
+            Ok(hits) => Ok(hits
+                .into_iter()
+                .filter(|h| h.kind.as_deref().is_none_or(|k| k == "gene"))
+                .map(|h| h.id)
+                .collect()),
+            Err(e) if e.upstream_status() == Some(400) => {
+                tracing::debug!(species, symbol, error = %e, "xrefs/symbol refused the symbol");
+                Ok(Vec::new())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `GET info/species`: the species of Ensembl (vertebrates). Cached by core like any
+    /// GET, so species names are resolved without a request most of the time.
+    pub async fn species(&self) -> Result<SpeciesList, ApiError> {
+        self.get_json("info/species", &[]).await
+    }
+}
+
+/// EBI Search, whose `ensembl_gene` domain gives free-text gene search (B.7).
+#[derive(Debug, Clone)]
+pub struct EbiSearchClient {
+    http: HttpClient,
+}
+
+impl LifeSciencesClient for EbiSearchClient {
+    fn http(&self) -> &HttpClient {
+        &self.http
+    }
+}
+
+/// The `ensembl_gene` fields the search reads (B.7).
+const EBI_GENE_FIELDS: &str = "id,description,gene_name,species";
+
+/// Lucene's special characters (EBI Search is built on Lucene): escaped so that the
+/// user's words are matched as words, and a stray `:` or `(` cannot become query syntax.
+fn escape_lucene(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if matches!(
+            c,
+            '+' | '-'
+                | '&'
+                | '|'
+                | '!'
+                | '('
+                | ')'
+                | '{'
+                | '}'
+                | '['
+                | ']'
+                | '^'
+                | '"'
+                | '~'
+                | '*'
+                | '?'
+                | ':'
+                | '\\'
+                | '/'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The EBI Search query for `text`, restricted to one species (by its scientific name,
+/// the value of the `species` field) when given.
+pub fn ebi_gene_query(text: &str, scientific_name: Option<&str>) -> String {
+    let words = escape_lucene(text);
+    match scientific_name {
+        Some(name) => format!("({words}) AND species:\"{}\"", name.replace('"', "")),
+        None => words,
+    }
+}
+
+impl EbiSearchClient {
+    /// A client over `config`.
+    pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
+        Ok(Self {
+            http: HttpClient::new(config)?,
+        })
+    }
+
+    /// `GET ensembl_gene?query=…&fields=…&start=…&size=…&format=json`: genes ranked by
+    /// EBI Search's relevance.
+    pub async fn search_genes(
+        &self,
+        text: &str,
+        scientific_name: Option<&str>,
+        start: u64,
+        size: u32,
+    ) -> Result<EbiSearchResult, ApiError> {
+        let query = ebi_gene_query(text, scientific_name);
+        let start = start.to_string();
+        let size = size.min(MAX_EBI_PAGE).to_string();
+        self.get_json(
+            "ensembl_gene",
+            &[
+                ("query", query.as_str()),
+                ("fields", EBI_GENE_FIELDS),
+                ("start", start.as_str()),
+                ("size", size.as_str()),
+                ("format", "json"),
+            ],
+        )
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_words_cannot_become_query_syntax() {
+        assert_eq!(ebi_gene_query("tumor protein", None), "tumor protein");
+        assert_eq!(ebi_gene_query("HGNC:11998 (x)", None), r"HGNC\:11998 \(x\)");
+        assert_eq!(
+            ebi_gene_query("BRCA1", Some("Homo sapiens")),
+            r#"(BRCA1) AND species:"Homo sapiens""#
+        );
+    }
+
+    #[test]
+    fn only_a_400_naming_an_unknown_id_means_not_found() {
+        let status = |status: u16, body: &str| ApiError::Upstream {
+            upstream: "Ensembl".into(),
+            failure: lifesciences_core::UpstreamFailure::Status {
+                status,
+                body: body.into(),
+            },
+            attempts: 1,
+        };
+        assert!(is_unknown_id(&status(
+            400,
+            r#"{"error":"ID 'ENSG99999999999' not found"}"#
+        )));
+        assert!(is_unknown_id(&status(
+            400,
+            r#"{"error":"No valid lookup found for ID ENSX1"}"#
+        )));
+        assert!(!is_unknown_id(&status(
+            400,
+            r#"{"error":"Expand option only available for Genes and Transcripts"}"#
+        )));
+        assert!(!is_unknown_id(&status(
+            404,
+            r#"{"error":"page not found"}"#
+        )));
+        assert!(!is_unknown_id(&status(503, "ID not found")));
+    }
+
+    #[test]
+    fn the_defaults_follow_the_contract() {
+        let c = source_configs().unwrap();
+        assert_eq!(c.ensembl.rate_per_second, 15.0);
+        assert_eq!(c.ensembl.max_concurrent, 15);
+        assert_eq!(c.ebi_search.rate_per_second, 10.0);
+        assert_eq!(c.ebi_search.max_concurrent, 10);
+        assert_eq!(c.ebi_search.env_prefix, "EBI_SEARCH");
+    }
 }

@@ -1,11 +1,16 @@
 //! ensembl-mcp: an MCP server for Ensembl genes and transcripts.
 //!
-//! Partial: this crate is the shell that the foundation issue sets up. It has its
-//! upstream configuration (`client.rs`) and serves MCP, but no tools yet; issue #4
-//! adds them.
+//! Three tools take an agent from fuzzy words to exact facts: `ensembl_search_genes`
+//! (symbols, synonyms and free text, via Ensembl REST and EBI Search),
+//! `ensembl_get_gene` and `ensembl_get_transcript` (look-ups with cross-references).
 
 mod client;
+mod ids;
+mod models;
 mod server;
+mod species;
+mod tools;
+mod xrefs;
 
-pub use client::source_configs;
+pub use client::{SourceConfigs, source_configs};
 pub use server::EnsemblServer;

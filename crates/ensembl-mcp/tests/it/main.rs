@@ -1,5 +1,6 @@
 //! Integration tests of ensembl-mcp: one test binary, one module per area. Every upstream is a
-//! local mock; nothing touches the network.
+//! local mock; nothing touches the network (except the `live_*` tests, ignored unless
+//! `LIFESCIENCES_LIVE=1`, run by `cargo xtask live`).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -8,3 +9,9 @@
 )]
 
 mod binary;
+mod definitions;
+mod live;
+mod lookup;
+mod politeness;
+mod search;
+mod support;

@@ -1,0 +1,304 @@
+//! Serde types mirroring the upstream JSON of Ensembl REST and EBI Search.
+//!
+//! Tolerant on purpose: every field the upstream may leave out is optional (Ensembl omits
+//! undefined fields, e.g. `description`, and older releases lack `canonical_transcript`),
+//! numbers are accepted as numbers or strings, and EBI Search field values as a list or a
+//! single string. Field names come from `shared/upstream/API-string-ensembl.md` part B
+//! and the recorded responses in `shared/upstream/ensembl/`. These types never reach the
+//! wire: the tools map them into their own output types.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Deserializer};
+
+/// One object of `GET /lookup/id/:id` or one value of `POST /lookup/id` (B.2): a Gene,
+/// Transcript, Translation or Exon. Its `id` is not read: Ensembl echoes the caller's
+/// spelling (case, version), so the tools use the ID they parsed (trap C.6).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct LookupObject {
+    /// Production name, e.g. `homo_sapiens`.
+    #[serde(default)]
+    pub species: Option<String>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub version: Option<i64>,
+    /// Chromosome or scaffold name (a string: `"17"`, `"X"`, `"MT"`).
+    #[serde(default, deserialize_with = "opt_string")]
+    pub seq_region_name: Option<String>,
+    #[serde(default)]
+    pub assembly_name: Option<String>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub start: Option<i64>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub end: Option<i64>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub strand: Option<i64>,
+    /// Gene symbol (`TP53`) or transcript name (`KRAS-202`).
+    #[serde(default)]
+    pub display_name: Option<String>,
+    /// Gene description, ending in `[Source:HGNC Symbol;Acc:HGNC:…]`.
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub biotype: Option<String>,
+    /// Genes, release 105 on: the canonical transcript's stable ID **with** its version.
+    #[serde(default)]
+    pub canonical_transcript: Option<String>,
+    /// Transcripts: 1 or 0.
+    #[serde(default, deserialize_with = "opt_flag")]
+    pub is_canonical: Option<bool>,
+    /// Transcripts: the gene's stable ID; translations: the transcript's.
+    #[serde(default, rename = "Parent")]
+    pub parent: Option<String>,
+}
+
+/// The answer of `POST /lookup/id`: the input ID strings as keys, `null` for IDs that
+/// were not found (B.2).
+pub type LookupBatch = HashMap<String, Option<LookupObject>>;
+
+/// One element of `GET /xrefs/id/:id` (B.3).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct XrefEntry {
+    /// The external database, e.g. `HGNC`, `EntrezGene`, `Uniprot/SWISSPROT`.
+    #[serde(default)]
+    pub dbname: String,
+    /// The accession in that database, e.g. `HGNC:6407`, `3845`, `P01116`.
+    #[serde(default, deserialize_with = "opt_string")]
+    pub primary_id: Option<String>,
+}
+
+/// One element of `GET /xrefs/symbol/:species/:symbol` (B.3): only an ID and its type.
+#[derive(Debug, Clone, Deserialize)]
+pub struct XrefSymbolHit {
+    pub id: String,
+    /// `gene`, `transcript` or `translation`.
+    #[serde(default, rename = "type")]
+    pub kind: Option<String>,
+}
+
+/// `GET /info/species` (B.4).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SpeciesList {
+    #[serde(default)]
+    pub species: Vec<SpeciesInfo>,
+}
+
+/// One species of `GET /info/species` (B.4).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SpeciesInfo {
+    /// Production name, e.g. `homo_sapiens`.
+    #[serde(default)]
+    pub name: String,
+    /// e.g. `Human`.
+    #[serde(default)]
+    pub display_name: Option<String>,
+    /// e.g. `human`.
+    #[serde(default)]
+    pub common_name: Option<String>,
+    /// A string in the API (`"9606"`); numbers accepted too.
+    #[serde(default, deserialize_with = "opt_string")]
+    pub taxon_id: Option<String>,
+    /// Other names Ensembl accepts for the species.
+    #[serde(default, deserialize_with = "strings")]
+    pub aliases: Vec<String>,
+}
+
+/// `GET /ebisearch/ws/rest/ensembl_gene?query=…` (B.7).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct EbiSearchResult {
+    /// Total hits of the query; absent from entry look-ups.
+    #[serde(default, rename = "hitCount", deserialize_with = "opt_u64")]
+    pub hit_count: Option<u64>,
+    #[serde(default)]
+    pub entries: Vec<EbiEntry>,
+}
+
+/// One hit of EBI Search's `ensembl_gene` domain.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct EbiEntry {
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub fields: EbiGeneFields,
+}
+
+/// The fields we ask EBI Search for. Every value is a list of strings upstream.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct EbiGeneFields {
+    /// e.g. `AKT serine/threonine kinase 1 [Source:HGNC Symbol;Acc:HGNC:391]`.
+    #[serde(default, deserialize_with = "strings")]
+    pub description: Vec<String>,
+    /// The gene symbol, e.g. `AKT1`.
+    #[serde(default, deserialize_with = "strings")]
+    pub gene_name: Vec<String>,
+    /// Scientific name, e.g. `Homo sapiens`.
+    #[serde(default, deserialize_with = "strings")]
+    pub species: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------------
+// Tolerant scalars
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Scalar {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Text(String),
+}
+
+impl Scalar {
+    fn as_i64(&self) -> Option<i64> {
+        match self {
+            Self::Int(i) => Some(*i),
+            Self::Float(f) if f.fract() == 0.0 && f.abs() < 9e15 => Some(*f as i64),
+            Self::Text(s) => s.trim().parse().ok(),
+            _ => None,
+        }
+    }
+
+    fn into_string(self) -> Option<String> {
+        match self {
+            Self::Int(i) => Some(i.to_string()),
+            Self::Float(f) => Some(f.to_string()),
+            Self::Bool(b) => Some(b.to_string()),
+            Self::Text(s) => Some(s),
+        }
+    }
+}
+
+/// A number sent as a number or a string; anything unreadable is treated as absent
+/// rather than failing the whole response.
+fn opt_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Ok(Option::<Scalar>::deserialize(d)?.and_then(|s| s.as_i64()))
+}
+
+fn opt_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    Ok(opt_i64(d)?.and_then(|i| u64::try_from(i).ok()))
+}
+
+/// A string that may arrive as a number (`taxon_id`, `seq_region_name`).
+fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(Option::<Scalar>::deserialize(d)?.and_then(Scalar::into_string))
+}
+
+/// `is_canonical`: 1/0 in the API; booleans and strings accepted too.
+fn opt_flag<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    Ok(match Option::<Scalar>::deserialize(d)? {
+        Some(Scalar::Bool(b)) => Some(b),
+        Some(Scalar::Text(s)) => match s.trim() {
+            "1" | "true" => Some(true),
+            "0" | "false" => Some(false),
+            _ => None,
+        },
+        Some(other) => other.as_i64().map(|i| i != 0),
+        None => None,
+    })
+}
+
+/// A list of strings, a single string, or null.
+fn strings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        Many(Vec<Option<Scalar>>),
+        One(Scalar),
+    }
+    Ok(match Option::<OneOrMany>::deserialize(d)? {
+        None => Vec::new(),
+        Some(OneOrMany::One(s)) => s.into_string().into_iter().collect(),
+        Some(OneOrMany::Many(items)) => items
+            .into_iter()
+            .flatten()
+            .filter_map(Scalar::into_string)
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_recorded_transcript_lookup_decodes() {
+        // lookup_id__ENST00000311936__2022.json, as recorded.
+        let t: LookupObject = serde_json::from_value(json!({
+            "Parent": "ENSG00000133703", "assembly_name": "GRCh38", "biotype": "protein_coding",
+            "db_type": "core", "display_name": "KRAS-202", "end": 25250929,
+            "id": "ENST00000311936", "is_canonical": 1,
+            "logic_name": "ensembl_havana_transcript_homo_sapiens", "object_type": "Transcript",
+            "seq_region_name": "12", "source": "ensembl_havana", "species": "homo_sapiens",
+            "start": 25205246, "strand": -1, "version": 8
+        }))
+        .unwrap();
+        assert_eq!(t.parent.as_deref(), Some("ENSG00000133703"));
+        assert_eq!(t.is_canonical, Some(true));
+        assert_eq!(t.strand, Some(-1));
+        assert_eq!(t.seq_region_name.as_deref(), Some("12"));
+    }
+
+    #[test]
+    fn numbers_as_strings_and_odd_values_do_not_fail_the_response() {
+        let g: LookupObject = serde_json::from_value(json!({
+            "start": "7661779", "end": 7687538.0, "version": "x", "seq_region_name": 17,
+            "is_canonical": "0", "description": null
+        }))
+        .unwrap();
+        assert_eq!(g.start, Some(7_661_779));
+        assert_eq!(g.end, Some(7_687_538));
+        assert_eq!(g.version, None);
+        assert_eq!(g.seq_region_name.as_deref(), Some("17"));
+        assert_eq!(g.is_canonical, Some(false));
+        assert_eq!(g.description, None);
+    }
+
+    #[test]
+    fn ebi_fields_are_lists_or_single_strings() {
+        // ebisearch_ensembl_gene__entry_ENSG00000142208.json, as recorded.
+        let r: EbiSearchResult = serde_json::from_str(
+            r#"{"entries":[{"id":"ENSG00000142208","source":"ensembl_gene","fields":{"id":["ENSG00000142208"],"name":["ENSG00000142208 (HGNC: AKT1)"],"description":["AKT serine/threonine kinase 1 [Source:HGNC Symbol;Acc:HGNC:391]"],"gene_name":["AKT1"],"gene_synonym":["RAC","PRKBA","PKB","AKT"],"transcript_count":["20"],"species":["Homo sapiens"]}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(r.hit_count, None);
+        let f = &r.entries[0].fields;
+        assert_eq!(f.gene_name, ["AKT1"]);
+        assert_eq!(f.description.len(), 1);
+        assert_eq!(f.species, ["Homo sapiens"]);
+        let r: EbiSearchResult = serde_json::from_value(json!({"hitCount": "3",
+            "entries": [{"id": "X", "fields": {"species": "Mus musculus", "gene_name": null}}]}))
+        .unwrap();
+        assert_eq!(r.hit_count, Some(3));
+        assert_eq!(r.entries[0].fields.species, ["Mus musculus"]);
+        assert!(r.entries[0].fields.gene_name.is_empty());
+    }
+
+    #[test]
+    fn a_batch_maps_unknown_ids_to_none() {
+        let b: LookupBatch = serde_json::from_value(json!({
+            "ENSG00000133703": {"display_name": "KRAS"}, "ENSG99999999999": null
+        }))
+        .unwrap();
+        assert!(b["ENSG99999999999"].is_none());
+        assert_eq!(
+            b["ENSG00000133703"]
+                .as_ref()
+                .unwrap()
+                .display_name
+                .as_deref(),
+            Some("KRAS")
+        );
+    }
+
+    #[test]
+    fn species_taxon_ids_are_strings_or_numbers() {
+        let l: SpeciesList = serde_json::from_value(json!({"species": [
+            {"name": "homo_sapiens", "taxon_id": "9606", "aliases": ["human"]},
+            {"name": "mus_musculus", "taxon_id": 10090}
+        ]}))
+        .unwrap();
+        assert_eq!(l.species[0].taxon_id.as_deref(), Some("9606"));
+        assert_eq!(l.species[1].taxon_id.as_deref(), Some("10090"));
+        assert!(l.species[1].aliases.is_empty());
+    }
+}

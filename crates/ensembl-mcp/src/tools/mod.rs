@@ -1,0 +1,54 @@
+//! The tools, one per file, and the small mappings they share.
+
+pub mod get_gene;
+pub mod get_transcript;
+pub mod search_genes;
+
+use lifesciences_core::ApiError;
+
+/// A gene's name from its Ensembl description: `tumor protein p53 [Source:HGNC
+/// Symbol;Acc:HGNC:11998]` → `tumor protein p53` (B.2). Empty descriptions are absent.
+pub(crate) fn gene_name(description: Option<&str>) -> Option<String> {
+    let text = description?;
+    let name = match text.rfind(" [Source:") {
+        Some(at) if text.trim_end().ends_with(']') => &text[..at],
+        _ => text,
+    };
+    let name = name.trim();
+    (!name.is_empty()).then(|| name.to_owned())
+}
+
+/// `ENTITY_NOT_FOUND` for a well-formed ID Ensembl does not know (HTTP 400 "ID '…' not
+/// found").
+pub(crate) fn not_found(what: &str, id: &str, raw: &str) -> ApiError {
+    ApiError::not_found(
+        format!("Ensembl has no {what} with the ID '{id}'."),
+        format!(
+            "Check the ID (it may be retired or belong to an archive release), or find the \
+             current {what} with ensembl_search_genes by its symbol or name."
+        ),
+        raw,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_source_suffix_is_cut_from_descriptions() {
+        assert_eq!(
+            gene_name(Some(
+                "KRAS proto-oncogene, GTPase [Source:HGNC Symbol;Acc:HGNC:6407]"
+            ))
+            .as_deref(),
+            Some("KRAS proto-oncogene, GTPase")
+        );
+        assert_eq!(
+            gene_name(Some("novel transcript")).as_deref(),
+            Some("novel transcript")
+        );
+        assert_eq!(gene_name(Some(" [Source:HGNC Symbol;Acc:HGNC:1]")), None);
+        assert_eq!(gene_name(None), None);
+    }
+}

@@ -1,0 +1,347 @@
+//! `ensembl_search_genes` through a real MCP client: ranking, species, paging, cursors,
+//! and the requests it sends (scenarios 1–3 of issue #4).
+
+use std::collections::HashSet;
+
+use lifesciences_core::ErrorCode;
+use serde_json::{Value, json};
+use wiremock::Mock;
+use wiremock::matchers::{path, query_param};
+
+use crate::support::{EbiPages, Upstream, fixtures};
+
+fn ids(page: &Value) -> Vec<String> {
+    page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn scores(page: &Value) -> Vec<f64> {
+    page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["score"].as_f64().unwrap())
+        .collect()
+}
+
+fn assert_ranked(page: &Value) {
+    let s = scores(page);
+    assert!(s.windows(2).all(|w| w[0] >= w[1]), "best first: {s:?}");
+    assert!(s.iter().all(|v| (0.0..=1.0).contains(v)), "0–1: {s:?}");
+}
+
+/// Scenario 1: "BRCA1" → ENSG candidates, the exact symbol first, though EBI Search
+/// ranks it third.
+#[tokio::test]
+async fn brca1_lists_the_exact_symbol_first() {
+    let upstream = Upstream::start().await;
+    let client = upstream.client().await;
+    let page = client
+        .call_ok("ensembl_search_genes", json!({"query": "BRCA1"}))
+        .await;
+
+    assert_eq!(
+        page["items"][0],
+        json!({"id": "ENSG00000012048", "symbol": "BRCA1", "name": "BRCA1 DNA repair associated",
+               "biotype": "protein_coding", "species": "homo_sapiens", "score": 1.0})
+    );
+    // Then EBI Search's order, without the exact match a second time.
+    assert_eq!(
+        ids(&page),
+        [
+            "ENSG00000012048",
+            "ENSG00000138376",
+            "ENSMUSG00000017146",
+            "ENSG00000136492",
+            "ENSG00000089234"
+        ]
+    );
+    assert_eq!(page["items"][2]["species"], "mus_musculus");
+    assert_ranked(&page);
+    assert!(scores(&page)[1] < 1.0);
+    assert_eq!(
+        page["pagination"],
+        json!({"cursor": null, "total_count": null, "page_size": 50})
+    );
+
+    // One request to each endpoint: the symbol, the free text, one batch look-up.
+    let symbol = upstream
+        .requests_to("/ensembl/xrefs/symbol/homo_sapiens/BRCA1")
+        .await;
+    assert_eq!(symbol.len(), 1);
+    assert!(
+        symbol[0]
+            .url
+            .query()
+            .unwrap_or("")
+            .contains("object_type=gene")
+    );
+    assert_eq!(upstream.count("/ebisearch/ensembl_gene").await, 1);
+    let batch = upstream.requests_to("/ensembl/lookup/id").await;
+    assert_eq!(batch.len(), 1, "one POST for the whole page");
+    let body: Value = serde_json::from_slice(&batch[0].body).unwrap();
+    let mut asked: Vec<&str> = body["ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    asked.sort_unstable();
+    let mut listed = ids(&page);
+    listed.sort_unstable();
+    assert_eq!(asked, listed);
+    assert_eq!(upstream.requests().await.len(), 3);
+    client.close().await;
+}
+
+/// Scenario 2: free text gives several ranked candidates across species; `species`
+/// filters them (however it is spelled) and is resolved from a cached species list.
+#[tokio::test]
+async fn free_text_ranks_several_candidates_and_species_filters() {
+    let upstream = Upstream::start().await;
+    let client = upstream.client().await;
+    let all = client
+        .call_ok("ensembl_search_genes", json!({"query": "tumor protein"}))
+        .await;
+    assert_eq!(all["items"].as_array().unwrap().len(), 6);
+    assert_eq!(all["items"][0]["symbol"], "TP53");
+    assert_eq!(all["items"][0]["score"], 0.8);
+    assert_ranked(&all);
+    let s = scores(&all);
+    assert!(
+        s.windows(2).all(|w| w[0] > w[1]),
+        "ranked by relevance: {s:?}"
+    );
+    assert_eq!(all["pagination"]["total_count"], 6);
+    assert!(ids(&all).contains(&"ENSMUSG00000060126".to_owned()));
+    // Free text is not a symbol: no exact-match request.
+    assert!(
+        upstream
+            .requests()
+            .await
+            .iter()
+            .all(|r| !r.url.path().contains("/xrefs/symbol/"))
+    );
+
+    for species in ["human", "Homo sapiens", "homo_sapiens", "9606"] {
+        let human = client
+            .call_ok(
+                "ensembl_search_genes",
+                json!({"query": "tumor protein", "species": species}),
+            )
+            .await;
+        assert_eq!(
+            ids(&human),
+            [
+                "ENSG00000141510",
+                "ENSG00000073282",
+                "ENSG00000078900",
+                "ENSG00000076554",
+                "ENSG00000133112"
+            ],
+            "{species}"
+        );
+        assert!(
+            human["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|i| i["species"] == "homo_sapiens")
+        );
+        assert_ranked(&human);
+    }
+    let ebi = upstream.requests_to("/ebisearch/ensembl_gene").await;
+    let last: Vec<(String, String)> = ebi
+        .last()
+        .unwrap()
+        .url
+        .query_pairs()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    assert!(last.contains(&(
+        "query".into(),
+        r#"(tumor protein) AND species:"Homo sapiens""#.into()
+    )));
+    // The species list is fetched once and then served from the cache.
+    assert_eq!(upstream.count("/ensembl/info/species").await, 1);
+    client.close().await;
+}
+
+/// Scenario 3: page_size=2 and the cursor walk the whole list without overlap; a
+/// garbled cursor or one from another query is INVALID_INPUT, before any request.
+#[tokio::test]
+async fn pages_follow_the_cursor_without_overlap() {
+    let upstream = Upstream::start().await;
+    let client = upstream.client().await;
+    let mut seen: Vec<String> = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let mut args = json!({"query": "BRCA1", "page_size": 2});
+        if let Some(c) = &cursor {
+            args["cursor"] = json!(c);
+        }
+        let page = client.call_ok("ensembl_search_genes", args).await;
+        pages += 1;
+        assert_eq!(page["pagination"]["page_size"], 2);
+        let page_ids = ids(&page);
+        assert!(page_ids.len() <= 2);
+        seen.extend(page_ids);
+        match page["pagination"]["cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => break,
+        }
+        assert!(pages < 10, "the cursor must end");
+    }
+    assert_eq!(pages, 3);
+    assert_eq!(
+        seen,
+        [
+            "ENSG00000012048",
+            "ENSG00000138376",
+            "ENSMUSG00000017146",
+            "ENSG00000136492",
+            "ENSG00000089234"
+        ]
+    );
+    assert_eq!(seen.iter().collect::<HashSet<_>>().len(), seen.len());
+    // EBI Search was asked to continue where the previous page stopped.
+    let starts: Vec<String> = upstream
+        .requests_to("/ebisearch/ensembl_gene")
+        .await
+        .iter()
+        .filter_map(|r| {
+            r.url
+                .query_pairs()
+                .find(|(k, _)| k == "start")
+                .map(|(_, v)| v.into_owned())
+        })
+        .collect();
+    assert_eq!(starts, ["0", "1", "4"]);
+
+    // A cursor of the first page, reused with another query or garbled.
+    let first = client
+        .call_ok(
+            "ensembl_search_genes",
+            json!({"query": "BRCA1", "page_size": 2}),
+        )
+        .await;
+    let cursor = first["pagination"]["cursor"].as_str().unwrap().to_owned();
+    let before = upstream.requests().await.len();
+    let e = client
+        .call_err(
+            "ensembl_search_genes",
+            json!({"query": "tumor protein", "cursor": cursor}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(e.message.contains("different query"), "{}", e.message);
+    let e = client
+        .call_err(
+            "ensembl_search_genes",
+            json!({"query": "BRCA1", "cursor": "not-a-cursor"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert_eq!(e.invalid_input.as_deref(), Some("not-a-cursor"));
+    assert_eq!(
+        upstream.requests().await.len(),
+        before,
+        "refused before any request"
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn bad_arguments_are_refused_before_any_request() {
+    let upstream = Upstream::start().await;
+    let client = upstream.client().await;
+    let e = client
+        .call_err("ensembl_search_genes", json!({"query": " B "}))
+        .await;
+    assert_eq!(e.code, ErrorCode::AmbiguousQuery);
+    assert!(
+        e.recovery_hint
+            .contains("Minimum query length is 2 characters")
+    );
+    for page_size in [json!(0), json!(101), json!("ten")] {
+        let e = client
+            .call_err(
+                "ensembl_search_genes",
+                json!({"query": "BRCA1", "page_size": page_size}),
+            )
+            .await;
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{page_size}");
+        assert!(e.message.contains("page_size"), "{}", e.message);
+    }
+    let e = client
+        .call_err(
+            "ensembl_search_genes",
+            json!({"query": "BRCA1", "organism": "human"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(
+        e.message.contains("Unknown argument 'organism'"),
+        "{}",
+        e.message
+    );
+    assert!(upstream.requests().await.is_empty());
+    client.close().await;
+}
+
+/// Numbers sent as strings are accepted (page_size "2"), and a taxon id as a number.
+#[tokio::test]
+async fn forgiving_argument_types() {
+    let upstream = Upstream::start().await;
+    let client = upstream.client().await;
+    let page = client
+        .call_ok(
+            "ensembl_search_genes",
+            json!({"query": "tumor protein", "page_size": "2", "species": 9606}),
+        )
+        .await;
+    assert_eq!(ids(&page), ["ENSG00000141510", "ENSG00000073282"]);
+    assert_eq!(page["pagination"]["total_count"], 5);
+    assert!(page["pagination"]["cursor"].is_string());
+    client.close().await;
+}
+
+/// EBI Search promising more hits (`hitCount`) than it then serves: the list still ends,
+/// with a null cursor, instead of a cursor that never advances.
+#[tokio::test]
+async fn a_list_shorter_than_its_hit_count_still_ends() {
+    let upstream = Upstream::start().await;
+    let mut short = fixtures().json("ebisearch__tumor_protein__human.json");
+    short["hitCount"] = json!(10);
+    short["entries"].as_array_mut().unwrap().truncate(3);
+    Mock::given(path("/ebisearch/ensembl_gene"))
+        .and(query_param("query", "p53 family"))
+        .respond_with(EbiPages(short))
+        .with_priority(1)
+        .mount(&upstream.mock)
+        .await;
+    let client = upstream.client().await;
+    let first = client
+        .call_ok(
+            "ensembl_search_genes",
+            json!({"query": "p53 family", "page_size": 3}),
+        )
+        .await;
+    assert_eq!(ids(&first).len(), 3);
+    assert_eq!(first["pagination"]["total_count"], 10);
+    let cursor = first["pagination"]["cursor"].as_str().unwrap().to_owned();
+    let second = client
+        .call_ok(
+            "ensembl_search_genes",
+            json!({"query": "p53 family", "page_size": 3, "cursor": cursor}),
+        )
+        .await;
+    assert!(ids(&second).is_empty());
+    assert!(second["pagination"]["cursor"].is_null());
+    client.close().await;
+}
