@@ -14,7 +14,7 @@ mod coalesce;
 mod retry;
 
 use std::num::NonZeroU32;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
@@ -54,7 +54,9 @@ struct Inner {
     config: SourceConfig,
     /// Base URL as a string without a trailing slash.
     base: String,
-    client: reqwest::Client,
+    /// Built on first use: setting up TLS (loading the platform's root certificates)
+    /// costs milliseconds per source, and `initialize` must not wait for it.
+    client: OnceLock<Result<reqwest::Client, String>>,
     clock: DefaultClock,
     limiter: Limiter,
     permits: Semaphore,
@@ -79,9 +81,9 @@ impl std::fmt::Debug for HttpClient {
 }
 
 impl HttpClient {
-    /// Build the machinery for one source. Does no I/O.
+    /// Build the machinery for one source. Does no I/O; the pooled HTTP client itself is
+    /// built on the first request.
     pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
-        let client = build_reqwest(&config)?;
         let clock = DefaultClock::default();
         let period = Duration::try_from_secs_f64(1.0 / config.rate_per_second)
             .unwrap_or(Duration::from_secs(1000));
@@ -103,7 +105,7 @@ impl HttpClient {
             inner: Arc::new(Inner {
                 permits: Semaphore::new(config.max_concurrent.max(1)),
                 base,
-                client,
+                client: OnceLock::new(),
                 clock,
                 limiter,
                 cache,
@@ -304,10 +306,14 @@ impl HttpClient {
             .map_err(|_| Failure::Transport("the client is shutting down".into()))?;
         self.wait_for_rate_permit().await;
 
-        let started = std::time::Instant::now();
-        let mut request = self
+        let client = self
             .inner
             .client
+            .get_or_init(|| build_reqwest(config).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| Failure::Connect(e.clone()))?;
+        let started = std::time::Instant::now();
+        let mut request = client
             .request(prepared.method.clone(), prepared.url.clone())
             .timeout(config.timeout)
             .header(ACCEPT, prepared.accept);
