@@ -5,6 +5,7 @@
 //! - `docs [--check]`: write `docs/tools.md` from the servers' tool definitions (`--check`
 //!   fails when it is stale; CI runs it).
 //! - `live`: run the opt-in tests against the real upstream APIs (network required).
+//! - `igvf-openapi --from <path-or-url>`: refresh the OpenAPI spec igvf-mcp embeds.
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -13,6 +14,7 @@
 
 mod demo;
 mod docs;
+mod igvf_openapi;
 mod live;
 mod servers;
 
@@ -48,6 +50,15 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         cargo_args: Vec<String>,
     },
+    /// Refresh the IGVF Catalog OpenAPI spec embedded by igvf-mcp (trimmed).
+    IgvfOpenapi {
+        /// The full spec: a file, or an http(s) URL (fetched only then).
+        #[arg(long)]
+        from: String,
+        /// Fail when the embedded spec differs, instead of writing it.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 /// The workspace root (xtask lives one level below it).
@@ -62,6 +73,7 @@ fn main() -> ExitCode {
         Command::Demo { only } => demo::run(only.as_deref()),
         Command::Docs { check } => docs::run(check),
         Command::Live { cargo_args } => live::run(&cargo_args),
+        Command::IgvfOpenapi { from, check } => igvf_openapi::run(&from, check),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,19 +1,582 @@
-//! The upstream configuration of IGVF Catalog knowledge graph (CONTRACT §6). The only module that will know
-//! the upstream's URLs and query parameters.
+//! The IGVF Catalog upstream: its configuration (CONTRACT §6), the endpoints this server
+//! calls with the query parameters each may receive, paging, and the mapping of the
+//! upstream's anticipated 400s. The only module that knows URLs and parameter names.
+//!
+//! **Invariant:** a request carries only parameter names the production OpenAPI spec
+//! lists for its endpoint. The upstream silently drops unknown parameters and answers as
+//! if unfiltered (the `gene_name` trap on `/genes`), so [`Request::param`] refuses any
+//! name outside the endpoint's allow-list, and a unit test checks every allow-list
+//! against the embedded spec.
 
-use lifesciences_core::{ConfigError, SourceConfig};
+use lifesciences_core::{ApiError, ConfigError, HttpClient, LifeSciencesClient, SourceConfig};
+use serde::de::DeserializeOwned;
+
+use crate::ids::Organism;
+use crate::models::{BadRequest, OneOrMany};
+use crate::spec::spec;
 
 /// The sources this server talks to, with their politeness defaults and the
 /// environment applied.
 pub fn source_configs() -> Result<Vec<SourceConfig>, ConfigError> {
-    Ok(vec![
-        SourceConfig::new(
-            "IGVF Catalog",
-            "IGVF_CATALOG",
-            "https://api.catalogkg.igvf.org/api",
-        )?
-        .with_rate(10.0)
-        .with_max_concurrent(10)
-        .from_env()?,
-    ])
+    Ok(vec![catalog_config()?.from_env()?])
+}
+
+/// The IGVF Catalog's configuration before the environment is applied.
+pub fn catalog_config() -> Result<SourceConfig, ConfigError> {
+    Ok(SourceConfig::new(
+        "IGVF Catalog",
+        "IGVF_CATALOG",
+        "https://api.catalogkg.igvf.org/api",
+    )?
+    .with_rate(10.0)
+    .with_max_concurrent(10))
+}
+
+/// The largest region `/variants?region=` is documented to accept ("maximum length:
+/// 10kb", production spec description of `/variants`).
+pub const VARIANT_REGION_MAX_BP: u64 = 10_000;
+
+/// The endpoints this server calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Endpoint {
+    Genes,
+    Transcripts,
+    Proteins,
+    Variants,
+    OntologyTerms,
+    Drugs,
+    Complexes,
+    Pathways,
+    GenomicElements,
+    GenesVariants,
+    VariantsGenes,
+    GenesGenomicElements,
+    VariantsGenomicElements,
+    VariantsProteins,
+    ProteinsVariants,
+    GenesDiseases,
+    DiseasesGenes,
+    VariantsPhenotypes,
+    PhenotypesVariants,
+    VariantsDiseases,
+    DiseasesVariants,
+    ProteinsProteins,
+    ProteinsComplexes,
+    ComplexesProteins,
+    GenesPathways,
+    PathwaysGenes,
+    GeneProductsGoTerms,
+    GoTermsGeneProducts,
+    GenesGenes,
+    VariantsDrugs,
+    DrugsVariants,
+    VariantLd,
+}
+
+/// The query parameters that identify a variant on the variant-side edge endpoints.
+const VARIANT_KEYS: [&str; 5] = ["variant_id", "spdi", "hgvs", "rsid", "ca_id"];
+/// ... and on the gene side.
+const GENE_KEYS: [&str; 4] = ["gene_id", "hgnc_id", "gene_name", "synonym"];
+/// ... and on the protein side.
+const PROTEIN_KEYS: [&str; 5] = [
+    "protein_id",
+    "protein_name",
+    "uniprot_name",
+    "uniprot_full_name",
+    "dbxrefs",
+];
+const PAGING: [&str; 2] = ["page", "limit"];
+
+impl Endpoint {
+    /// Every endpoint, for the spec tests.
+    #[cfg(test)]
+    pub const ALL: [Endpoint; 32] = [
+        Self::Genes,
+        Self::Transcripts,
+        Self::Proteins,
+        Self::Variants,
+        Self::OntologyTerms,
+        Self::Drugs,
+        Self::Complexes,
+        Self::Pathways,
+        Self::GenomicElements,
+        Self::GenesVariants,
+        Self::VariantsGenes,
+        Self::GenesGenomicElements,
+        Self::VariantsGenomicElements,
+        Self::VariantsProteins,
+        Self::ProteinsVariants,
+        Self::GenesDiseases,
+        Self::DiseasesGenes,
+        Self::VariantsPhenotypes,
+        Self::PhenotypesVariants,
+        Self::VariantsDiseases,
+        Self::DiseasesVariants,
+        Self::ProteinsProteins,
+        Self::ProteinsComplexes,
+        Self::ComplexesProteins,
+        Self::GenesPathways,
+        Self::PathwaysGenes,
+        Self::GeneProductsGoTerms,
+        Self::GoTermsGeneProducts,
+        Self::GenesGenes,
+        Self::VariantsDrugs,
+        Self::DrugsVariants,
+        Self::VariantLd,
+    ];
+
+    /// The path under the base URL, without a leading slash (as in the spec).
+    pub fn path(self) -> &'static str {
+        match self {
+            Self::Genes => "genes",
+            Self::Transcripts => "transcripts",
+            Self::Proteins => "proteins",
+            Self::Variants => "variants",
+            Self::OntologyTerms => "ontology-terms",
+            Self::Drugs => "drugs",
+            Self::Complexes => "complexes",
+            Self::Pathways => "pathways",
+            Self::GenomicElements => "genomic-elements",
+            Self::GenesVariants => "genes/variants",
+            Self::VariantsGenes => "variants/genes",
+            Self::GenesGenomicElements => "genes/genomic-elements",
+            Self::VariantsGenomicElements => "variants/genomic-elements",
+            Self::VariantsProteins => "variants/proteins",
+            Self::ProteinsVariants => "proteins/variants",
+            Self::GenesDiseases => "genes/diseases",
+            Self::DiseasesGenes => "diseases/genes",
+            Self::VariantsPhenotypes => "variants/phenotypes",
+            Self::PhenotypesVariants => "phenotypes/variants",
+            Self::VariantsDiseases => "variants/diseases",
+            Self::DiseasesVariants => "diseases/variants",
+            Self::ProteinsProteins => "proteins/proteins",
+            Self::ProteinsComplexes => "proteins/complexes",
+            Self::ComplexesProteins => "complexes/proteins",
+            Self::GenesPathways => "genes/pathways",
+            Self::PathwaysGenes => "pathways/genes",
+            Self::GeneProductsGoTerms => "gene-products/go-terms",
+            Self::GoTermsGeneProducts => "go-terms/gene-products",
+            Self::GenesGenes => "genes/genes",
+            Self::VariantsDrugs => "variants/drugs",
+            Self::DrugsVariants => "drugs/variants",
+            Self::VariantLd => "variants/variant-ld",
+        }
+    }
+
+    /// The largest page the endpoint returns: the smaller of the router's
+    /// `MAX_PAGE_SIZE` (API notes, appendix) and the spec description's "can not exceed
+    /// N". Asking for more is silently capped upstream, which would make a full page
+    /// look like the last one, so pages are never requested larger than this.
+    pub fn page_cap(self) -> u32 {
+        match self {
+            Self::Genes
+            | Self::Transcripts
+            | Self::Variants
+            | Self::Pathways
+            | Self::GenesVariants
+            | Self::VariantsGenes
+            | Self::GenesGenomicElements
+            | Self::GenesPathways
+            | Self::PathwaysGenes
+            | Self::VariantLd => 500,
+            Self::OntologyTerms | Self::GenomicElements => 1000,
+            Self::VariantsGenomicElements => 300,
+            Self::ProteinsProteins => 250,
+            // /genes/diseases: 100 in the router, 25 in the spec description.
+            Self::GenesDiseases => 25,
+            // /complexes takes no limit and always answers pages of 25.
+            Self::Complexes => 25,
+            Self::Proteins | Self::ProteinsComplexes | Self::ComplexesProteins => 50,
+            Self::Drugs
+            | Self::VariantsProteins
+            | Self::ProteinsVariants
+            | Self::DiseasesGenes
+            | Self::VariantsPhenotypes
+            | Self::PhenotypesVariants
+            | Self::VariantsDiseases
+            | Self::DiseasesVariants
+            | Self::GeneProductsGoTerms
+            | Self::GoTermsGeneProducts
+            | Self::GenesGenes
+            | Self::VariantsDrugs
+            | Self::DrugsVariants => 100,
+        }
+    }
+
+    /// Whether the endpoint takes `limit` (only `/complexes` does not).
+    pub fn takes_limit(self) -> bool {
+        self != Self::Complexes
+    }
+
+    /// The parameter names this server may send to the endpoint.
+    pub fn allowed(self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = PAGING.to_vec();
+        let extra: &[&[&'static str]] = match self {
+            Self::Genes => &[&["gene_id", "hgnc_id", "entrez", "name", "region", "organism"]],
+            Self::Transcripts => &[&["transcript_id", "region", "organism"]],
+            Self::Proteins => &[&["protein_id", "name", "uniprot_name", "dbxrefs", "organism"]],
+            Self::Variants => &[&VARIANT_KEYS, &["region", "organism"]],
+            Self::OntologyTerms => &[&["term_id", "name"]],
+            Self::Drugs => &[&["drug_id", "name"]],
+            Self::Complexes => &[&["complex_id", "name"]],
+            Self::Pathways => &[&["id", "name"]],
+            Self::GenomicElements => &[&["region", "organism"]],
+            Self::GenesVariants => &[&GENE_KEYS, &["neg_log10_pvalue", "source", "organism"]],
+            Self::VariantsGenes => &[&VARIANT_KEYS, &["neg_log10_pvalue", "source"]],
+            Self::GenesGenomicElements => &[&GENE_KEYS, &["source"]],
+            Self::VariantsGenomicElements => &[&VARIANT_KEYS],
+            Self::VariantsProteins => &[&VARIANT_KEYS, &["source"]],
+            Self::ProteinsVariants => &[&PROTEIN_KEYS, &["source"]],
+            Self::GenesDiseases => &[&GENE_KEYS, &["source"]],
+            Self::DiseasesGenes => &[&["disease_id", "disease_name", "source"]],
+            Self::VariantsPhenotypes => &[&VARIANT_KEYS, &["neg_log10_pvalue"]],
+            Self::PhenotypesVariants => &[&[
+                "phenotype_id",
+                "phenotype_name",
+                "neg_log10_pvalue",
+                "source",
+            ]],
+            Self::VariantsDiseases => &[&VARIANT_KEYS],
+            Self::DiseasesVariants => &[&["disease_id", "disease_name"]],
+            Self::ProteinsProteins => &[&PROTEIN_KEYS, &["source", "organism"]],
+            Self::ProteinsComplexes => &[&PROTEIN_KEYS],
+            Self::ComplexesProteins => &[&["complex_id", "complex_name"]],
+            Self::GenesPathways => &[&GENE_KEYS],
+            Self::PathwaysGenes => &[&["pathway_id", "pathway_name"]],
+            Self::GeneProductsGoTerms => &[&["query"]],
+            Self::GoTermsGeneProducts => &[&["go_term_id"]],
+            Self::GenesGenes => &[&GENE_KEYS, &["source", "organism"]],
+            Self::VariantsDrugs => &[&VARIANT_KEYS],
+            Self::DrugsVariants => &[&["drug_id", "drug_name"]],
+            Self::VariantLd => &[&VARIANT_KEYS, &["r2", "d_prime", "ancestry"]],
+        };
+        for group in extra {
+            names.extend_from_slice(group);
+        }
+        if !self.takes_limit() {
+            names.retain(|n| *n != "limit");
+        }
+        names
+    }
+
+    /// Whether the endpoint serves `organism` (from the spec's `organism` enum; an
+    /// endpoint without the parameter is human-only).
+    pub fn serves(self, organism: Organism) -> bool {
+        match organism {
+            Organism::Human => true,
+            Organism::Mouse => spec()
+                .values(self.path(), "organism")
+                .iter()
+                .any(|v| v == Organism::Mouse.api_name()),
+        }
+    }
+
+    /// The values the spec accepts for `param` on this endpoint (empty: free text or
+    /// no such parameter).
+    pub fn enum_values(self, param: &str) -> &'static [String] {
+        spec().values(self.path(), param)
+    }
+}
+
+/// One request to the catalog: an endpoint and its query (paging added per page).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    endpoint: Endpoint,
+    query: Vec<(&'static str, String)>,
+}
+
+impl Request {
+    /// A request to `endpoint` with no parameters yet.
+    pub fn new(endpoint: Endpoint) -> Self {
+        Self {
+            endpoint,
+            query: Vec::new(),
+        }
+    }
+
+    /// Add a parameter. A name the endpoint does not take is never sent (the upstream
+    /// would drop it silently and answer unfiltered); the unit tests make this
+    /// unreachable, the log line makes it visible if it ever is not.
+    #[must_use]
+    pub fn param(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        if self.endpoint.allowed().contains(&name) && name != "page" && name != "limit" {
+            self.query.push((name, value.into()));
+        } else {
+            tracing::error!(
+                endpoint = self.endpoint.path(),
+                param = name,
+                "refusing to send a parameter the endpoint does not take"
+            );
+        }
+        self
+    }
+
+    /// `organism=Mus musculus` when asked for mouse and the endpoint takes it; human is
+    /// the upstream's default and is not sent.
+    #[must_use]
+    pub fn organism(self, organism: Organism) -> Self {
+        match organism {
+            Organism::Human => self,
+            Organism::Mouse => self.param("organism", organism.api_name()),
+        }
+    }
+
+    /// The endpoint.
+    pub fn endpoint(&self) -> Endpoint {
+        self.endpoint
+    }
+
+    /// The parameters set so far (paging excluded).
+    #[cfg(test)]
+    pub fn query(&self) -> &[(&'static str, String)] {
+        &self.query
+    }
+
+    /// Whether a parameter called `name` is set.
+    pub fn has(&self, name: &str) -> bool {
+        self.query.iter().any(|(n, _)| *n == name)
+    }
+}
+
+/// A list fetched from the catalog, and whether more rows exist beyond it.
+#[derive(Debug, Clone)]
+pub struct Fetched<T> {
+    /// The rows, at most the number asked for.
+    pub items: Vec<T>,
+    /// True when the upstream has more rows than were asked for.
+    pub more: bool,
+}
+
+/// The IGVF Catalog client.
+#[derive(Debug, Clone)]
+pub struct IgvfClient {
+    http: HttpClient,
+}
+
+impl LifeSciencesClient for IgvfClient {
+    fn http(&self) -> &HttpClient {
+        &self.http
+    }
+}
+
+impl IgvfClient {
+    /// A client over `http` (built from [`source_configs`] or a test config).
+    pub fn new(http: HttpClient) -> Self {
+        Self { http }
+    }
+
+    /// One page of `request`: `page` is 0-based, `limit` at most the endpoint's cap.
+    /// A miss is `200 []` (or a 404 on by-ID lookups): both are an empty page.
+    pub async fn page<T>(
+        &self,
+        request: &Request,
+        page: u32,
+        limit: u32,
+    ) -> Result<Vec<T>, ApiError>
+    where
+        T: DeserializeOwned + Send + 'static,
+    {
+        let endpoint = request.endpoint;
+        let page_text = page.to_string();
+        let limit_text = limit.min(endpoint.page_cap()).to_string();
+        let mut query: Vec<(&str, &str)> = request
+            .query
+            .iter()
+            .map(|(k, v)| (*k, v.as_str()))
+            .collect();
+        query.push(("page", &page_text));
+        if endpoint.takes_limit() {
+            query.push(("limit", &limit_text));
+        }
+        match self.get_json::<OneOrMany<T>>(endpoint.path(), &query).await {
+            Ok(rows) => Ok(rows.0),
+            Err(e) if e.upstream_status() == Some(404) => Ok(Vec::new()),
+            Err(e) if e.upstream_status() == Some(400) => Err(map_bad_request(e, request)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Up to `want` rows of `request`, paging with `page`/`limit` and stopping at a short
+    /// page. One extra row is asked for when the page size allows, so `more` is exact;
+    /// when `want` reaches the cap, a full last page counts as `more`.
+    pub async fn fetch<T>(&self, request: &Request, want: u32) -> Result<Fetched<T>, ApiError>
+    where
+        T: DeserializeOwned + Send + 'static,
+    {
+        let cap = request.endpoint.page_cap();
+        let want = want.max(1);
+        let page_size = want.saturating_add(1).min(cap);
+        let mut items: Vec<T> = Vec::new();
+        let mut page = 0;
+        loop {
+            let rows: Vec<T> = self.page(request, page, page_size).await?;
+            let short = rows.len() < page_size as usize;
+            items.extend(rows);
+            if items.len() > want as usize {
+                items.truncate(want as usize);
+                return Ok(Fetched { items, more: true });
+            }
+            if short {
+                return Ok(Fetched { items, more: false });
+            }
+            if items.len() == want as usize {
+                // A full page exactly at `want` (only when `want` ≥ the cap): more may
+                // exist, and finding out would cost another request.
+                return Ok(Fetched { items, more: true });
+            }
+            page += 1;
+        }
+    }
+}
+
+/// Turn the upstream's 400 into `INVALID_INPUT` where the cause is the caller's value
+/// (an enum value, a region, a number), naming the accepted values from the embedded
+/// spec. Other 400s are this server's fault and stay upstream errors.
+fn map_bad_request(error: ApiError, request: &Request) -> ApiError {
+    let Some(body) = error.upstream_body() else {
+        return error;
+    };
+    let parsed: Option<BadRequest> = serde_json::from_str(body).ok();
+    let message = parsed
+        .as_ref()
+        .map(|b| b.message.clone())
+        .unwrap_or_else(|| body.to_owned());
+    if let Some(issue) = parsed
+        .as_ref()
+        .and_then(|b| b.issues.iter().find(|i| i.code == "invalid_enum_value"))
+    {
+        let param = issue.path.first().cloned().unwrap_or_default();
+        let received = issue.received.clone().unwrap_or_default();
+        let from_spec = spec().values(request.endpoint.path(), &param);
+        let accepted = if from_spec.is_empty() {
+            issue.options.clone()
+        } else {
+            from_spec.to_vec()
+        };
+        return ApiError::invalid_input(
+            format!(
+                "IGVF Catalog does not accept '{received}' for '{param}' on /{}.",
+                request.endpoint.path()
+            ),
+            format!("Accepted values: {}.", quoted(&accepted)),
+            received,
+        );
+    }
+    let sent = |name: &str| {
+        request
+            .query
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    if message.contains("Region") || message.contains("region") {
+        return ApiError::invalid_input(
+            format!("IGVF Catalog rejected the region: {message}"),
+            "Write the region as chromosome:start-end with start < end, e.g. \
+             'chr17:41000000-41010000'; variant region queries are limited to 10 kb.",
+            sent("region"),
+        );
+    }
+    if message.contains("must be a valid number") {
+        return ApiError::invalid_input(
+            format!("IGVF Catalog rejected a numeric filter: {message}"),
+            "Give thresholds as plain numbers, e.g. p_value 5e-8 or r2_threshold 0.8.",
+            message.clone(),
+        );
+    }
+    error
+}
+
+/// `'a', 'b', 'c'`.
+pub fn quoted(values: &[String]) -> String {
+    values
+        .iter()
+        .map(|v| format!("'{v}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_parameter_this_client_can_send_exists_in_the_spec() {
+        let spec = spec();
+        for endpoint in Endpoint::ALL {
+            let path = endpoint.path();
+            let described = spec
+                .endpoint(path)
+                .unwrap_or_else(|| panic!("/{path} is not in the production spec"));
+            for name in endpoint.allowed() {
+                assert!(
+                    described.param(name).is_some(),
+                    "/{path} does not take '{name}' (spec: {:?})",
+                    described
+                        .parameters
+                        .iter()
+                        .map(|p| &p.name)
+                        .collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_gene_name_trap_cannot_be_built() {
+        // `gene_name` is an edge-endpoint parameter; on /genes it would be dropped
+        // upstream and the answer would be unrelated genes.
+        let r = Request::new(Endpoint::Genes)
+            .param("gene_name", "BRCA1")
+            .param("name", "BRCA1");
+        assert_eq!(r.query(), [("name", "BRCA1".to_owned())]);
+        // Paging is added per page, never by callers.
+        let r = Request::new(Endpoint::Genes).param("limit", "5");
+        assert!(r.query().is_empty());
+        // /complexes takes no limit.
+        assert!(!Endpoint::Complexes.allowed().contains(&"limit"));
+    }
+
+    #[test]
+    fn page_caps_never_exceed_what_the_spec_promises() {
+        let re = regex::Regex::new(r"can not exceed (\d+)").unwrap();
+        for endpoint in Endpoint::ALL {
+            let described = spec().endpoint(endpoint.path()).unwrap();
+            if let Some(c) = re.captures(&described.description) {
+                let stated: u32 = c[1].parse().unwrap();
+                assert!(
+                    endpoint.page_cap() <= stated,
+                    "/{}: cap {} > spec {stated}",
+                    endpoint.path(),
+                    endpoint.page_cap()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn mouse_is_served_only_where_the_spec_says_so() {
+        assert!(Endpoint::Genes.serves(Organism::Mouse));
+        assert!(Endpoint::GenomicElements.serves(Organism::Mouse));
+        assert!(!Endpoint::GenesVariants.serves(Organism::Mouse));
+        assert!(Endpoint::GenesVariants.serves(Organism::Human));
+        let r = Request::new(Endpoint::Genes).organism(Organism::Mouse);
+        assert_eq!(r.query(), [("organism", "Mus musculus".to_owned())]);
+        assert!(
+            Request::new(Endpoint::Genes)
+                .organism(Organism::Human)
+                .query()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn defaults_follow_the_contract() {
+        let c = catalog_config().unwrap();
+        assert_eq!(c.base_url.as_str(), "https://api.catalogkg.igvf.org/api");
+        assert_eq!(c.rate_per_second, 10.0);
+        assert_eq!(c.max_concurrent, 10);
+        assert_eq!(c.url_var(), "IGVF_CATALOG_API_URL");
+    }
 }

@@ -1,11 +1,24 @@
-//! igvf-mcp: an MCP server for IGVF Catalog knowledge graph.
+//! igvf-mcp: an MCP server for the IGVF Catalog knowledge graph, intent-based and
+//! forgiving: agents give any identifier, gene symbol or region and the server detects
+//! what it is, picks the endpoints, and returns normalised entities and associations.
 //!
-//! Partial: this crate is the shell that the foundation issue sets up. It has its
-//! upstream configuration (`client.rs`) and serves MCP, but no tools yet; issue #6
-//! adds them.
+//! Code map: `ids` (identifier detection), `region` (region parser), `client` (the only
+//! module that knows URLs and parameters), `spec` (the embedded OpenAPI spec), `models`
+//! (tolerant upstream types), `lookup` (one entity by any ID, exact matches only),
+//! `entities` (output types), `associations` (relationships → edge endpoints),
+//! `resources`, `tools/` (one file per tool), `server`.
 
+mod associations;
 mod client;
+mod entities;
+mod ids;
+mod lookup;
+mod models;
+mod region;
+mod resources;
 mod server;
+pub mod spec;
+mod tools;
 
-pub use client::source_configs;
+pub use client::{catalog_config, source_configs};
 pub use server::IgvfServer;

@@ -1,5 +1,5 @@
 //! Integration tests of igvf-mcp: one test binary, one module per area. Every upstream is a
-//! local mock; nothing touches the network.
+//! local mock serving fixtures derived from recorded responses; nothing touches the network.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -7,4 +7,108 @@
     reason = "test helpers outside #[test] fns: failing loudly is the point"
 )]
 
+mod associations;
 mod binary;
+mod entity;
+mod ld;
+mod live;
+mod region;
+mod resolve;
+mod server;
+mod sources;
+
+use igvf_mcp::IgvfServer;
+use igvf_mcp::spec::spec;
+use lifesciences_core::testing::{Fixtures, McpTestClient, mock_source};
+use wiremock::matchers::{method, path, query_param};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+/// The crate's fixtures.
+pub fn fixtures() -> Fixtures {
+    Fixtures::of(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A 200 JSON response with a fixture's body.
+pub fn fixture(name: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200)
+        .insert_header("content-type", "application/json")
+        .set_body_string(fixtures().text(name))
+}
+
+/// A 200 JSON response with `[]` (the upstream's miss).
+pub fn empty() -> ResponseTemplate {
+    ResponseTemplate::new(200)
+        .insert_header("content-type", "application/json")
+        .set_body_string("[]")
+}
+
+/// A mock upstream and an MCP client connected in-process to a server pointed at it.
+/// Unanticipated requests get `[]`, so a test fails on what the client sees, not on a
+/// connection error.
+pub async fn setup() -> (MockServer, McpTestClient) {
+    let upstream = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(empty())
+        .with_priority(u8::MAX)
+        .mount(&upstream)
+        .await;
+    let server = IgvfServer::new(mock_source("IGVF Catalog", &upstream.uri())).unwrap();
+    let client = McpTestClient::connect(server).await;
+    (upstream, client)
+}
+
+/// Mount `GET /<path>` answering `response` when every `(name, value)` is in the query.
+pub async fn route(
+    upstream: &MockServer,
+    at: &str,
+    query: &[(&str, &str)],
+    response: ResponseTemplate,
+) {
+    let mut mock = Mock::given(method("GET")).and(path(format!("/{at}")));
+    for (name, value) in query {
+        mock = mock.and(query_param(*name, *value));
+    }
+    mock.respond_with(response).mount(upstream).await;
+}
+
+/// The requests the upstream received, as (path, query pairs).
+pub async fn requests(upstream: &MockServer) -> Vec<(String, Vec<(String, String)>)> {
+    upstream
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .map(|r| {
+            (
+                r.url.path().to_owned(),
+                r.url
+                    .query_pairs()
+                    .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// Every request the server sent names only parameters the production spec lists for
+/// that endpoint (the `gene_name` trap, checked on the wire), and asks for JSON.
+pub async fn assert_requests_follow_the_spec(upstream: &MockServer) {
+    let received = upstream.received_requests().await.unwrap_or_default();
+    assert!(!received.is_empty(), "no request reached the upstream");
+    for request in &received {
+        let path = request.url.path();
+        let endpoint = spec()
+            .endpoint(path)
+            .unwrap_or_else(|| panic!("{path} is not an endpoint of the spec"));
+        for (name, _) in request.url.query_pairs() {
+            assert!(
+                endpoint.param(&name).is_some(),
+                "{path} was sent '{name}', which the spec does not list"
+            );
+        }
+        assert_eq!(
+            request.headers.get("accept").and_then(|v| v.to_str().ok()),
+            Some("application/json")
+        );
+    }
+}

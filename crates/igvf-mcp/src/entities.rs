@@ -1,0 +1,645 @@
+//! The entities this server returns: our own output types, mapped from the upstream
+//! models (never passed through raw), with cross-references built through the registry.
+//!
+//! Coordinates are the catalog's: 0-based, half-open, on GRCh38 (human) or GRCm39
+//! (mouse).
+
+use std::collections::BTreeMap;
+
+use lifesciences_core::schemars::{self, JsonSchema};
+use lifesciences_core::{CrossReferences, XrefKey};
+use serde::Serialize;
+
+use crate::ids::{EntityKind, Organism, ontology_curie};
+use crate::lookup::Record;
+use crate::models::{
+    self, Complex, Drug, Gene, OntologyTerm, Pathway, Protein, Transcript, Variant,
+};
+
+/// A gene.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct GeneEntity {
+    /// Ensembl gene ID (no version), e.g. `ENSG00000012048`.
+    pub id: String,
+    /// Gene symbol, e.g. `BRCA1`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// Chromosome, e.g. `chr17`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chromosome: Option<String>,
+    /// Start, 0-based.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<u64>,
+    /// End, exclusive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<u64>,
+    /// `+` or `-`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strand: Option<String>,
+    /// GENCODE gene type, e.g. `protein_coding`, `lncRNA`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gene_type: Option<String>,
+    /// `Homo sapiens` or `Mus musculus`.
+    pub organism: String,
+    /// Reference assembly of the coordinates: `GRCh38` or `GRCm39`.
+    pub assembly: String,
+    /// Other symbols and names of the gene.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub synonyms: Vec<String>,
+    /// Gene collections the catalog tags it with (e.g. `ACMG73`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub collections: Vec<String>,
+    /// IGVF study sets that include it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub study_sets: Vec<String>,
+    /// Annotation source and release, e.g. `GENCODE v43`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The same gene elsewhere (Ensembl, HGNC, Entrez).
+    pub cross_references: CrossReferences,
+}
+
+/// A transcript.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct TranscriptEntity {
+    /// Ensembl transcript ID (no version).
+    pub id: String,
+    /// GENCODE transcript type, e.g. `protein_coding`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcript_type: Option<String>,
+    /// Chromosome, e.g. `chr20`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chromosome: Option<String>,
+    /// Start, 0-based.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<u64>,
+    /// End, exclusive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<u64>,
+    /// `+` or `-`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strand: Option<String>,
+    /// The parent gene's Ensembl ID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gene_id: Option<String>,
+    /// The parent gene's symbol, when the catalog gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gene_symbol: Option<String>,
+    /// Whether this is the MANE Select transcript of its gene.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mane_select: Option<bool>,
+    /// `Homo sapiens` or `Mus musculus`.
+    pub organism: String,
+    /// `GRCh38` or `GRCm39`.
+    pub assembly: String,
+    /// Annotation source and release.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The transcript and its gene in Ensembl.
+    pub cross_references: CrossReferences,
+}
+
+/// A protein.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ProteinEntity {
+    /// Ensembl protein ID (no version).
+    pub id: String,
+    /// The gene symbol, e.g. `CTCF`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// UniProt entry names, e.g. `CTCF_HUMAN`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub uniprot_names: Vec<String>,
+    /// UniProt protein names, e.g. `Transcriptional repressor CTCF`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// UniProt accessions of this isoform, e.g. `P49711-2`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub uniprot_ids: Vec<String>,
+    /// Whether this is the MANE Select protein of its gene.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mane_select: Option<bool>,
+    /// `Homo sapiens` or `Mus musculus`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub organism: Option<String>,
+    /// The same protein and its gene elsewhere (UniProt, Ensembl, HGNC, Entrez, RefSeq,
+    /// STRING, ChEMBL, PDB, KEGG, ...), from UniProt's cross-references.
+    pub cross_references: CrossReferences,
+}
+
+/// A sequence variant.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct VariantEntity {
+    /// The catalog's variant ID: the SPDI for human variants.
+    pub id: String,
+    /// Chromosome, e.g. `chr17`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chromosome: Option<String>,
+    /// Position, 0-based (as in SPDI).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<u64>,
+    /// Reference allele.
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// Alternate allele.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alt: Option<String>,
+    /// dbSNP rsIDs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rsids: Vec<String>,
+    /// SPDI, e.g. `NC_000017.11:43057062:GGG:GGGG`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spdi: Option<String>,
+    /// Genomic HGVS, e.g. `NC_000017.11:g.43057065dup`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hgvs: Option<String>,
+    /// ClinGen Allele Registry ID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ca_id: Option<String>,
+    /// `Homo sapiens` or `Mus musculus`.
+    pub organism: String,
+    /// `GRCh38` or `GRCm39`.
+    pub assembly: String,
+    /// `coding` or `noncoding` (GENCODE category).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gencode_category: Option<String>,
+    /// FunSeq description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub funseq_description: Option<String>,
+    /// Allele frequencies by population, e.g. `gnomad_af_total`, `gnomad_af_nfe`,
+    /// `bravo_af` (only those the catalog has).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub allele_frequencies: BTreeMap<String, f64>,
+    /// Where the catalog took the record from (e.g. `FAVOR`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Registry cross-references (none of the registry's keys name variants, so usually
+    /// empty).
+    pub cross_references: CrossReferences,
+}
+
+/// An ontology term: a disease, phenotype, trait, GO term, tissue or cell type.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct OntologyTermEntity {
+    /// The term as a CURIE, e.g. `MONDO:0009861`.
+    pub id: String,
+    /// The catalog's key for the term (underscore form), e.g. `MONDO_0009861`.
+    pub term_id: String,
+    /// The term's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Synonyms.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub synonyms: Vec<String>,
+    /// Definition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The ontology, e.g. `MONDO`, `ORPHANET`, `EFO`, `GO`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ontology: Option<String>,
+    /// GO subontology (`biological_process`, `molecular_function`, `cellular_component`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subontology: Option<String>,
+    /// The term's IRI.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uri: Option<String>,
+    /// MONDO, EFO or Orphanet IDs of the term.
+    pub cross_references: CrossReferences,
+}
+
+/// A drug (a PharmGKB chemical).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DrugEntity {
+    /// PharmGKB chemical ID, e.g. `PA448497`.
+    pub id: String,
+    /// Drug name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Ontology terms classifying the drug.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ontology_terms: Vec<String>,
+    /// `pharmGKB`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The drug's PharmGKB page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Registry cross-references (usually empty: PharmGKB has no registry key).
+    pub cross_references: CrossReferences,
+}
+
+/// A protein complex (EBI Complex Portal).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ComplexEntity {
+    /// Complex Portal ID, e.g. `CPX-11`.
+    pub id: String,
+    /// Complex name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Other names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// Participants as UniProt accessions with stoichiometry, e.g. `Q15796(3)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub participants: Vec<String>,
+    /// What the complex does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Assembly, e.g. `Homotrimer`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub complex_assembly: Option<String>,
+    /// ECO evidence code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence_code: Option<String>,
+    /// Reactome cross-references.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reactome: Vec<String>,
+    /// The participants' UniProt accessions.
+    pub cross_references: CrossReferences,
+}
+
+/// A pathway (Reactome).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PathwayEntity {
+    /// Reactome stable ID, e.g. `R-HSA-164843`.
+    pub id: String,
+    /// Pathway name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Organism.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub organism: Option<String>,
+    /// Whether Reactome marks it as a disease pathway.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_in_disease: Option<bool>,
+    /// Whether it is a top-level pathway.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_top_level: Option<bool>,
+    /// Other names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// Disease terms (CURIEs), e.g. `DOID:526`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub disease_terms: Vec<String>,
+    /// Registry cross-references (usually empty).
+    pub cross_references: CrossReferences,
+}
+
+/// Any entity, tagged with `_type`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(tag = "_type", rename_all = "snake_case")]
+pub enum Entity {
+    /// A gene.
+    Gene(GeneEntity),
+    /// A transcript.
+    Transcript(TranscriptEntity),
+    /// A protein.
+    Protein(ProteinEntity),
+    /// A sequence variant.
+    Variant(VariantEntity),
+    /// An ontology term (disease, phenotype, GO term, tissue, cell type).
+    OntologyTerm(OntologyTermEntity),
+    /// A drug.
+    Drug(DrugEntity),
+    /// A protein complex.
+    Complex(ComplexEntity),
+    /// A pathway.
+    Pathway(PathwayEntity),
+}
+
+impl Entity {
+    /// The entity's kind.
+    pub fn kind(&self) -> EntityKind {
+        match self {
+            Self::Gene(_) => EntityKind::Gene,
+            Self::Transcript(_) => EntityKind::Transcript,
+            Self::Protein(_) => EntityKind::Protein,
+            Self::Variant(_) => EntityKind::Variant,
+            Self::OntologyTerm(_) => EntityKind::OntologyTerm,
+            Self::Drug(_) => EntityKind::Drug,
+            Self::Complex(_) => EntityKind::Complex,
+            Self::Pathway(_) => EntityKind::Pathway,
+        }
+    }
+}
+
+impl From<Record> for Entity {
+    fn from(record: Record) -> Self {
+        match record {
+            Record::Gene(g) => Self::Gene(gene(g)),
+            Record::Transcript(t) => Self::Transcript(transcript(t)),
+            Record::Protein(p) => Self::Protein(protein(p)),
+            Record::Variant(v) => Self::Variant(variant(v)),
+            Record::OntologyTerm(t) => Self::OntologyTerm(ontology_term(t)),
+            Record::Drug(d) => Self::Drug(drug(d)),
+            Record::Complex(c) => Self::Complex(complex(c)),
+            Record::Pathway(p) => Self::Pathway(pathway(p)),
+        }
+    }
+}
+
+fn organism_of(id: &str, stated: Option<&str>) -> Organism {
+    match stated {
+        Some(s) => Organism::parse(s).unwrap_or_default(),
+        None if id.to_ascii_uppercase().starts_with("ENSMUS") => Organism::Mouse,
+        None => Organism::Human,
+    }
+}
+
+fn source_with_version(source: Option<String>, version: Option<String>) -> Option<String> {
+    match (source, version) {
+        (Some(s), Some(v)) => Some(format!("{s} {v}")),
+        (s, _) => s,
+    }
+}
+
+/// Map a gene record.
+pub fn gene(g: Gene) -> GeneEntity {
+    let organism = organism_of(&g.id, g.organism.as_deref());
+    let mut xrefs = CrossReferences::new();
+    xrefs.add(XrefKey::EnsemblGene, &g.id);
+    if let Some(h) = &g.hgnc {
+        xrefs.add(XrefKey::Hgnc, h);
+    }
+    if let Some(e) = &g.entrez {
+        xrefs.add(XrefKey::Entrez, e);
+    }
+    let symbol = g.name.clone();
+    GeneEntity {
+        synonyms: g
+            .synonyms
+            .into_iter()
+            .filter(|s| Some(s) != symbol.as_ref())
+            .collect(),
+        id: g.id,
+        symbol,
+        chromosome: g.chr,
+        start: g.start,
+        end: g.end,
+        strand: g.strand,
+        gene_type: g.gene_type,
+        organism: organism.api_name().to_owned(),
+        assembly: organism.assembly().to_owned(),
+        collections: g.collections,
+        study_sets: g.study_sets,
+        source: source_with_version(g.source, g.version),
+        cross_references: xrefs,
+    }
+}
+
+/// Map a transcript record. Quirk: the catalog's `gene_name` holds the gene's ENSG ID.
+pub fn transcript(t: Transcript) -> TranscriptEntity {
+    let organism = organism_of(&t.id, None);
+    let (gene_id, gene_symbol) = match t.gene_name {
+        Some(g) if g.to_ascii_uppercase().starts_with("ENS") => (Some(g), None),
+        other => (None, other),
+    };
+    let mut xrefs = CrossReferences::new();
+    xrefs.add(XrefKey::EnsemblTranscript, &t.id);
+    if let Some(g) = &gene_id {
+        xrefs.add(XrefKey::EnsemblGene, g);
+    }
+    TranscriptEntity {
+        id: t.id,
+        transcript_type: t.transcript_type,
+        chromosome: t.chr,
+        start: t.start,
+        end: t.end,
+        strand: t.strand,
+        gene_id,
+        gene_symbol,
+        mane_select: t.mane_select,
+        organism: organism.api_name().to_owned(),
+        assembly: organism.assembly().to_owned(),
+        source: source_with_version(t.source, t.version),
+        cross_references: xrefs,
+    }
+}
+
+/// Map a protein record; its UniProt cross-references feed the registry.
+pub fn protein(p: Protein) -> ProteinEntity {
+    let mut xrefs = CrossReferences::new();
+    xrefs.extend(XrefKey::Uniprot, &p.uniprot_ids);
+    for x in &p.dbxrefs {
+        let (Some(name), Some(id)) = (x.name.as_deref(), x.id.as_deref()) else {
+            continue;
+        };
+        let key = match name {
+            "AlphaFoldDB" => Some(XrefKey::Uniprot),
+            "HGNC" => Some(XrefKey::Hgnc),
+            "GeneID" => Some(XrefKey::Entrez),
+            "Ensembl" if is_ensembl_transcript(id) => Some(XrefKey::EnsemblTranscript),
+            "OpenTargets" => {
+                xrefs.add(XrefKey::EnsemblGene, id);
+                Some(XrefKey::Opentargets)
+            }
+            "RefSeq" => Some(XrefKey::Refseq),
+            "UCSC" => Some(XrefKey::Ucsc),
+            "ChEMBL" => Some(XrefKey::Chembl),
+            "DrugBank" => Some(XrefKey::Drugbank),
+            "STRING" => Some(XrefKey::String),
+            "BioGRID" => Some(XrefKey::Biogrid),
+            "KEGG" => Some(XrefKey::Kegg),
+            "PDB" => Some(XrefKey::Pdb),
+            _ => None,
+        };
+        if let Some(key) = key {
+            xrefs.add(key, id);
+        }
+    }
+    ProteinEntity {
+        id: p.id,
+        symbol: p.name,
+        uniprot_names: p.uniprot_names,
+        names: p.uniprot_full_names,
+        uniprot_ids: p.uniprot_ids,
+        mane_select: p.mane_select,
+        organism: p.organism,
+        cross_references: xrefs,
+    }
+}
+
+fn is_ensembl_transcript(id: &str) -> bool {
+    let upper = id.to_ascii_uppercase();
+    upper.starts_with("ENST") || upper.starts_with("ENSMUST")
+}
+
+/// Map a variant record; allele frequencies are the numeric `gnomad_af_*` and
+/// `bravo_af` annotations.
+pub fn variant(v: Variant) -> VariantEntity {
+    let organism = organism_of("", v.organism.as_deref());
+    let mut frequencies = BTreeMap::new();
+    let mut gencode_category = None;
+    let mut funseq_description = None;
+    for (key, value) in &v.annotations {
+        if key.starts_with("gnomad_af") || key.starts_with("bravo_af") {
+            if let Some(f) = models::lenient::as_f64(value) {
+                frequencies.insert(key.clone(), f);
+            }
+        } else if key == "GENCODE_category" {
+            gencode_category = models::lenient::as_string(value);
+        } else if key == "funseq_description" {
+            funseq_description = models::lenient::as_string(value);
+        }
+    }
+    VariantEntity {
+        id: v.spdi.clone().unwrap_or_else(|| v.id.clone()),
+        chromosome: v.chr,
+        position: v.pos,
+        reference: v.reference,
+        alt: v.alt,
+        rsids: v.rsid,
+        spdi: v.spdi,
+        hgvs: v.hgvs,
+        ca_id: v.ca_id,
+        organism: organism.api_name().to_owned(),
+        assembly: organism.assembly().to_owned(),
+        gencode_category,
+        funseq_description,
+        allele_frequencies: frequencies,
+        source: v.source,
+        cross_references: CrossReferences::new(),
+    }
+}
+
+/// Map an ontology term.
+pub fn ontology_term(t: OntologyTerm) -> OntologyTermEntity {
+    let term_id = t.term_id.unwrap_or_default();
+    let mut xrefs = CrossReferences::new();
+    let prefix = term_id.split('_').next().unwrap_or_default();
+    match prefix.to_ascii_uppercase().as_str() {
+        "MONDO" => {
+            xrefs.add(XrefKey::Mondo, &term_id);
+        }
+        "EFO" => {
+            xrefs.add(XrefKey::Efo, &term_id);
+        }
+        "ORPHANET" => {
+            xrefs.add(XrefKey::Orphanet, &term_id);
+        }
+        _ => {}
+    }
+    OntologyTermEntity {
+        id: ontology_curie(&term_id),
+        term_id,
+        name: t.name,
+        synonyms: t.synonyms,
+        description: t.description,
+        ontology: t.source,
+        subontology: t.subontology,
+        uri: t.uri,
+        cross_references: xrefs,
+    }
+}
+
+/// Map a drug.
+pub fn drug(d: Drug) -> DrugEntity {
+    DrugEntity {
+        id: d.id,
+        name: d.name,
+        ontology_terms: d.drug_ontology_terms,
+        source: d.source,
+        url: d.source_url,
+        cross_references: CrossReferences::new(),
+    }
+}
+
+/// Map a complex; participants' accessions (`Q15796(3)` → `Q15796`) go to `uniprot`.
+pub fn complex(c: Complex) -> ComplexEntity {
+    let mut xrefs = CrossReferences::new();
+    for m in &c.molecules {
+        let accession = m.split('(').next().unwrap_or_default();
+        xrefs.add(XrefKey::Uniprot, accession);
+    }
+    ComplexEntity {
+        id: c.id,
+        name: c.name,
+        aliases: c.alias,
+        participants: c.molecules,
+        description: c.description,
+        complex_assembly: c.complex_assembly,
+        evidence_code: c.evidence_code,
+        reactome: c.reactome_xref,
+        cross_references: xrefs,
+    }
+}
+
+/// Map a pathway.
+pub fn pathway(p: Pathway) -> PathwayEntity {
+    PathwayEntity {
+        id: p.id,
+        name: p.name,
+        organism: p.organism,
+        is_in_disease: p.is_in_disease,
+        is_top_level: p.is_top_level_pathway,
+        aliases: p.name_aliases,
+        disease_terms: p
+            .disease_ontology_terms
+            .iter()
+            .map(|t| ontology_curie(t.rsplit('/').next().unwrap_or(t)))
+            .collect(),
+        cross_references: CrossReferences::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_protein_gets_registry_cross_references_from_uniprot() {
+        let p: Protein = serde_json::from_value(json!({
+            "_id": "ENSP00000384707", "name": "CTCF", "uniprot_ids": ["P49711-2"],
+            "dbxrefs": [
+                {"name": "AlphaFoldDB", "id": "P49711"}, {"name": "HGNC", "id": "HGNC:13723"},
+                {"name": "GeneID", "id": "10664"}, {"name": "Ensembl", "id": "ENST00000264010.10"},
+                {"name": "OpenTargets", "id": "ENSG00000102974"}, {"name": "RefSeq", "id": "NP_006556.1"},
+                {"name": "STRING", "id": "9606.ENSP00000494538"}, {"name": "KEGG", "id": "hsa:10664"},
+                {"name": "PDB", "id": "1X6H"}, {"name": "ChEMBL", "id": "CHEMBL4523233"},
+                {"name": "MIM", "id": "604167"}, {"name": "UCSC", "id": "uc002etl.4"}
+            ]
+        }))
+        .unwrap();
+        let out = serde_json::to_value(protein(p)).unwrap();
+        assert_eq!(
+            out["cross_references"],
+            json!({
+                "hgnc": "HGNC:13723", "ensembl_gene": "ENSG00000102974",
+                "ensembl_transcript": ["ENST00000264010"], "uniprot": ["P49711-2", "P49711"],
+                "entrez": "10664", "refseq": ["NP_006556.1"], "ucsc": "uc002etl.4",
+                "chembl": "CHEMBL4523233", "opentargets": "ENSG00000102974",
+                "string": "9606.ENSP00000494538", "kegg": "hsa:10664", "pdb": ["1X6H"]
+            })
+        );
+    }
+
+    #[test]
+    fn the_transcript_gene_name_quirk_becomes_gene_id() {
+        let t: Transcript = serde_json::from_value(json!({
+            "_id": "ENST00000428769", "gene_name": "ENSG00000232738", "chr": "chr20"
+        }))
+        .unwrap();
+        let out = transcript(t);
+        assert_eq!(out.gene_id.as_deref(), Some("ENSG00000232738"));
+        assert_eq!(out.gene_symbol, None);
+    }
+
+    #[test]
+    fn entities_serialise_with_their_type_tag() {
+        let g: Gene = serde_json::from_value(json!({
+            "_id": "ENSG00000000003", "name": "TSPAN6", "hgnc": "HGNC:11858",
+            "entrez": "ENTREZ:7105", "collections": null, "synonyms": ["TSPAN6", "T245"]
+        }))
+        .unwrap();
+        let out = serde_json::to_value(Entity::from(Record::Gene(g))).unwrap();
+        assert_eq!(out["_type"], "gene");
+        assert_eq!(out["synonyms"], json!(["T245"]));
+        assert_eq!(
+            out["cross_references"],
+            json!({"hgnc": "HGNC:11858", "ensembl_gene": "ENSG00000000003", "entrez": "7105"})
+        );
+        assert!(out.get("collections").is_none());
+        assert_eq!(out["assembly"], "GRCh38");
+    }
+}

@@ -1,0 +1,420 @@
+//! The genomic region parser: one forgiving grammar for every way people write a
+//! region, normalised to the only form the IGVF Catalog accepts, `chr<N>:<start>-<end>`.
+//!
+//! Accepted: `chr1:1000000-2000000`, `1:1000000-2000000`, `chr1:1,000,000-2,000,000`,
+//! `chrX:1M-2M`, `chr17:41.2M-41.3M`, `chr2:150kb-200kb`, `chrM`/`MT`, `..` or an en dash
+//! as the range separator, and a single position (`chr1:12345`, one base). Coordinates
+//! are taken as given: the catalog is 0-based, half-open.
+
+use std::fmt;
+
+use lifesciences_core::ApiError;
+
+use crate::ids::Organism;
+
+/// A parsed region: chromosome name without `chr`, 0-based half-open coordinates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Region {
+    /// `1`…`22`, `X`, `Y`, `M` (mouse: `1`…`19`, `X`, `Y`, `M`).
+    pub chromosome: String,
+    /// First base (0-based, inclusive).
+    pub start: u64,
+    /// End (exclusive); always greater than `start`.
+    pub end: u64,
+}
+
+/// Positions beyond this are not on any chromosome of either assembly (chr1 is 248 Mb).
+const MAX_POSITION: u64 = 1_000_000_000;
+
+impl Region {
+    /// The span in base pairs.
+    pub fn span(&self) -> u64 {
+        self.end - self.start
+    }
+
+    /// Whether `[start, end)` on `chromosome` overlaps this region. `chr` may carry the
+    /// `chr` prefix.
+    pub fn overlaps(&self, chr: &str, start: u64, end: u64) -> bool {
+        same_chromosome(&self.chromosome, chr) && start < self.end && end > self.start
+    }
+
+    /// Whether the 0-based position `pos` lies inside.
+    pub fn contains(&self, chr: &str, pos: u64) -> bool {
+        same_chromosome(&self.chromosome, chr) && pos >= self.start && pos < self.end
+    }
+
+    /// Parse `raw` for `organism` (which decides the valid chromosomes).
+    pub fn parse(raw: &str, organism: Organism) -> Result<Self, ApiError> {
+        let compact: String = raw
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != ',' && *c != '_')
+            .collect();
+        let Some((chrom_part, range_part)) = compact.split_once(':') else {
+            return Err(format_error(
+                raw,
+                "The colon separates chromosome from position range.",
+            ));
+        };
+        let chromosome = chromosome(chrom_part, organism).ok_or_else(|| {
+            let valid = match organism {
+                Organism::Human => "chr1–chr22, chrX, chrY or chrM",
+                Organism::Mouse => "chr1–chr19, chrX, chrY or chrM",
+            };
+            invalid(
+                raw,
+                format!(
+                    "Invalid chromosome '{chrom_part}' in region '{raw}'. {} chromosomes are {valid}.",
+                    match organism {
+                        Organism::Human => "Human",
+                        Organism::Mouse => "Mouse",
+                    }
+                ),
+                format!("Use a region such as 'chr17:41000000-42000000'; chromosomes are {valid}."),
+            )
+        })?;
+        let (start_text, end_text) = split_range(range_part);
+        let start = position(start_text).ok_or_else(|| bad_position(raw, start_text))?;
+        let end = match end_text {
+            Some(text) => position(text).ok_or_else(|| bad_position(raw, text))?,
+            // A single position: that one base.
+            None => start.saturating_add(1),
+        };
+        if end_text.is_some() && start >= end {
+            return Err(invalid(
+                raw,
+                format!(
+                    "Invalid region '{raw}': the start ({start}) must be less than the end ({end})."
+                ),
+                format!(
+                    "Write the smaller position first, e.g. 'chr{}:{}-{}'.",
+                    chromosome,
+                    end.min(start),
+                    end.max(start).max(end.min(start) + 1)
+                ),
+            ));
+        }
+        if end > MAX_POSITION {
+            return Err(invalid(
+                raw,
+                format!(
+                    "Invalid region '{raw}': position {end} is beyond the end of every chromosome."
+                ),
+                "Positions are base pairs on GRCh38 (human) or GRCm39 (mouse); chr1, the longest, \
+                 has about 248 million."
+                    .to_owned(),
+            ));
+        }
+        Ok(Self {
+            chromosome,
+            start,
+            end,
+        })
+    }
+}
+
+impl fmt::Display for Region {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "chr{}:{}-{}", self.chromosome, self.start, self.end)
+    }
+}
+
+fn same_chromosome(ours: &str, theirs: &str) -> bool {
+    let theirs = theirs.trim();
+    let bare = theirs
+        .strip_prefix("chr")
+        .or_else(|| theirs.strip_prefix("CHR"))
+        .unwrap_or(theirs);
+    let bare = if bare.eq_ignore_ascii_case("MT") {
+        "M"
+    } else {
+        bare
+    };
+    bare.eq_ignore_ascii_case(ours)
+}
+
+fn chromosome(text: &str, organism: Organism) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let bare = lower.strip_prefix("chr").unwrap_or(&lower);
+    let autosomes = match organism {
+        Organism::Human => 22,
+        Organism::Mouse => 19,
+    };
+    match bare {
+        "x" => Some("X".into()),
+        "y" => Some("Y".into()),
+        "m" | "mt" => Some("M".into()),
+        digits if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            let n: u32 = digits.parse().ok()?;
+            (1..=autosomes).contains(&n).then(|| n.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// Split `start-end` (also `start..end` and `start–end`); no separator is one position.
+fn split_range(text: &str) -> (&str, Option<&str>) {
+    for sep in ["..", "-", "–", "—"] {
+        if let Some((a, b)) = text.split_once(sep) {
+            return (a, Some(b));
+        }
+    }
+    (text, None)
+}
+
+/// A position: digits, or a decimal with a `k`/`kb`/`M`/`Mb`/`G`/`Gb` suffix
+/// (case-insensitive), or plain digits with `bp`. The result must be a whole base.
+fn position(text: &str) -> Option<u64> {
+    let lower = text.to_ascii_lowercase();
+    let (number, multiplier): (&str, u64) = if let Some(n) = lower.strip_suffix("bp") {
+        (n, 1)
+    } else if let Some(n) = lower.strip_suffix("kb").or_else(|| lower.strip_suffix('k')) {
+        (n, 1_000)
+    } else if let Some(n) = lower.strip_suffix("mb").or_else(|| lower.strip_suffix('m')) {
+        (n, 1_000_000)
+    } else if let Some(n) = lower.strip_suffix("gb").or_else(|| lower.strip_suffix('g')) {
+        (n, 1_000_000_000)
+    } else {
+        (lower.as_str(), 1)
+    };
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    let (whole, fraction) = match number.split_once('.') {
+        Some((w, f)) => (w, f),
+        None => (number, ""),
+    };
+    if whole.is_empty() && fraction.is_empty() || fraction.contains('.') {
+        return None;
+    }
+    // Exact decimal arithmetic: 41.2M is 41,200,000, never 41,199,999.99.
+    let whole_value: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let mut value = whole_value.checked_mul(multiplier)?;
+    if !fraction.is_empty() {
+        let digits = u32::try_from(fraction.len()).ok()?;
+        let scale = 10u64.checked_pow(digits)?;
+        let frac_value: u64 = fraction.parse().ok()?;
+        let scaled = frac_value.checked_mul(multiplier)?;
+        if scaled % scale != 0 {
+            return None;
+        }
+        value = value.checked_add(scaled / scale)?;
+    }
+    Some(value)
+}
+
+fn invalid(raw: &str, message: String, hint: String) -> ApiError {
+    ApiError::invalid_input(message, hint, raw)
+}
+
+fn format_error(raw: &str, why: &str) -> ApiError {
+    invalid(
+        raw,
+        format!("Invalid region format '{raw}'. Expected format: 'chr1:1000-2000'. {why}"),
+        "Write the region as chromosome:start-end, e.g. 'chr17:41000000-42000000', \
+         '17:41,000,000-42,000,000', 'chr17:41M-42M' or 'chr17:41.2M-41.3M' (k/kb/M/Mb \
+         suffixes and commas are accepted)."
+            .to_owned(),
+    )
+}
+
+fn bad_position(raw: &str, text: &str) -> ApiError {
+    invalid(
+        raw,
+        format!(
+            "Invalid region format '{raw}'. Expected format: 'chr1:1000-2000'. '{text}' is not a \
+             position: use whole base pairs, optionally with a k/kb/M/Mb suffix (e.g. '41.2M')."
+        ),
+        "Write the region as chromosome:start-end, e.g. 'chr17:41000000-42000000' or \
+         'chr17:41.2M-41.3M'."
+            .to_owned(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lifesciences_core::ErrorCode;
+    use proptest::prelude::*;
+
+    fn human(raw: &str) -> Result<Region, ApiError> {
+        Region::parse(raw, Organism::Human)
+    }
+
+    fn ok(raw: &str) -> String {
+        human(raw)
+            .unwrap_or_else(|e| panic!("{raw}: {e}"))
+            .to_string()
+    }
+
+    #[test]
+    fn every_documented_form_parses() {
+        assert_eq!(ok("chr1:1000000-2000000"), "chr1:1000000-2000000");
+        assert_eq!(ok("1:1000000-2000000"), "chr1:1000000-2000000");
+        assert_eq!(ok("chr1:1,000,000-2,000,000"), "chr1:1000000-2000000");
+        assert_eq!(ok("chrX:1M-2M"), "chrX:1000000-2000000");
+        assert_eq!(ok("chr17:41.2M-41.3M"), "chr17:41200000-41300000");
+        assert_eq!(ok("chr2:150kb-200kb"), "chr2:150000-200000");
+        assert_eq!(ok("chr17:41M-42M"), "chr17:41000000-42000000");
+        assert_eq!(ok("chrY:10k-20K"), "chrY:10000-20000");
+        assert_eq!(ok("chrM:100-200"), "chrM:100-200");
+        assert_eq!(ok("MT:100-200"), "chrM:100-200");
+        assert_eq!(
+            ok("CHR17 : 41,000,000 - 42,000,000"),
+            "chr17:41000000-42000000"
+        );
+        assert_eq!(ok("chr1:100..200"), "chr1:100-200");
+        assert_eq!(ok("chr1:100–200"), "chr1:100-200");
+        assert_eq!(ok("chr1:1.5kb-2kb"), "chr1:1500-2000");
+        assert_eq!(ok("chr1:500bp-900bp"), "chr1:500-900");
+        assert_eq!(ok("chr1:12345"), "chr1:12345-12346");
+    }
+
+    #[test]
+    fn the_colon_error_explains_the_expected_form() {
+        let e = human("chr1-1000-2000").unwrap_err();
+        let body = e.to_envelope().error;
+        assert_eq!(body.code, ErrorCode::InvalidInput);
+        assert_eq!(
+            body.message,
+            "Invalid region format 'chr1-1000-2000'. Expected format: 'chr1:1000-2000'. \
+             The colon separates chromosome from position range."
+        );
+        assert_eq!(body.invalid_input.as_deref(), Some("chr1-1000-2000"));
+    }
+
+    #[test]
+    fn reversed_empty_and_malformed_regions_are_invalid_input() {
+        for raw in [
+            "chr1:2000-1000",
+            "chr1:1000-1000",
+            "chr23:1-2",
+            "chrZ:1-2",
+            "chr1:abc-200",
+            "chr1:1.5-2",
+            "chr1:1.2345k-2k",
+            "chr1:-200",
+            "chr1:100-",
+            "chr1:1M-5G",
+            ":1-2",
+            "",
+            "BRCA1",
+        ] {
+            let e = human(raw).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::InvalidInput, "{raw}");
+            let body = e.to_envelope().error;
+            assert_eq!(body.invalid_input.as_deref(), Some(raw));
+            assert!(!body.recovery_hint.is_empty());
+        }
+        let reversed = human("chr1:2000-1000").unwrap_err().to_envelope().error;
+        assert!(
+            reversed.message.contains("must be less than"),
+            "{}",
+            reversed.message
+        );
+        assert!(reversed.recovery_hint.contains("chr1:1000-2000"));
+    }
+
+    #[test]
+    fn mouse_has_nineteen_autosomes() {
+        assert!(Region::parse("chr19:1-2", Organism::Mouse).is_ok());
+        assert!(Region::parse("chr20:1-2", Organism::Mouse).is_err());
+        assert!(Region::parse("chr20:1-2", Organism::Human).is_ok());
+    }
+
+    #[test]
+    fn overlap_and_containment_use_half_open_coordinates() {
+        let r = human("chr17:100-200").unwrap();
+        assert!(r.overlaps("chr17", 150, 250));
+        assert!(r.overlaps("17", 50, 101));
+        assert!(!r.overlaps("chr17", 200, 300));
+        assert!(!r.overlaps("chr1", 150, 160));
+        assert!(r.contains("chr17", 100));
+        assert!(!r.contains("chr17", 200));
+        assert_eq!(r.span(), 100);
+    }
+
+    fn chromosome_strategy() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (1u32..=22).prop_map(|n| n.to_string()),
+            Just("X".to_owned()),
+            Just("Y".to_owned()),
+            Just("M".to_owned()),
+        ]
+    }
+
+    /// Write `n` in one of the accepted styles; every style must read back as `n`.
+    fn styled(n: u64, style: u8) -> String {
+        match style % 5 {
+            0 => n.to_string(),
+            1 => {
+                // Thousands separators.
+                let digits = n.to_string();
+                let mut out = String::new();
+                for (i, c) in digits.chars().enumerate() {
+                    if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                        out.push(',');
+                    }
+                    out.push(c);
+                }
+                out
+            }
+            2 if n.is_multiple_of(1_000) => format!("{}k", n / 1_000),
+            3 if n.is_multiple_of(100_000) => {
+                let whole = n / 1_000_000;
+                let tenth = (n % 1_000_000) / 100_000;
+                if tenth == 0 {
+                    format!("{whole}Mb")
+                } else {
+                    format!("{whole}.{tenth}M")
+                }
+            }
+            4 => format!("{n}bp"),
+            _ => n.to_string(),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_valid_form_round_trips(
+            chrom in chromosome_strategy(),
+            start in 0u64..300_000_000,
+            len in 1u64..5_000_000,
+            prefix in any::<bool>(),
+            style_start in any::<u8>(),
+            style_end in any::<u8>(),
+        ) {
+            let end = start + len;
+            let raw = format!(
+                "{}{}:{}-{}",
+                if prefix { "chr" } else { "" },
+                chrom,
+                styled(start, style_start),
+                styled(end, style_end)
+            );
+            let region = human(&raw).map_err(|e| TestCaseError::fail(format!("{raw}: {e}")))?;
+            prop_assert_eq!(&region.chromosome, &chrom);
+            prop_assert_eq!(region.start, start);
+            prop_assert_eq!(region.end, end);
+            // The normalised form parses back to itself.
+            let again = human(&region.to_string()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(again, region);
+        }
+
+        #[test]
+        fn no_input_panics(raw in "\\PC{0,40}") {
+            let _ = human(&raw);
+            let _ = Region::parse(&raw, Organism::Mouse);
+        }
+
+        #[test]
+        fn region_like_noise_never_panics(raw in "[chrXYM0-9:.,kKmMbB\\-–]{0,30}") {
+            if let Ok(region) = human(&raw) {
+                prop_assert!(region.start < region.end);
+            }
+        }
+    }
+}

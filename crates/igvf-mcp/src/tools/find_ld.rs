@@ -1,0 +1,292 @@
+//! `igvf_find_ld`: variants in linkage disequilibrium with a variant (TopLD), by r², D′
+//! and ancestry.
+
+use lifesciences_core::schemars::{self, JsonSchema};
+use lifesciences_core::{ApiError, Parameters, in_range, lenient};
+use rmcp::{Json, tool, tool_router};
+use serde::{Deserialize, Serialize};
+
+use crate::associations::Subject;
+use crate::client::{Endpoint, Request, quoted};
+use crate::ids::{EntityKind, Hint, Identifier, detect};
+use crate::models::LdEdge;
+use crate::server::IgvfServer;
+
+/// Arguments of `igvf_find_ld`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindLdArgs {
+    /// The variant: rsID (`rs60960132`), SPDI (`NC_000011.10:9083634:A:T`), genomic HGVS
+    /// (`NC_000011.10:g.9083635A>T`) or ClinGen allele ID (`CA217534780`).
+    pub variant_id: String,
+    /// Minimum r², 0–1 (default 0.8).
+    #[serde(default, deserialize_with = "lenient::opt_f64")]
+    pub r2_threshold: Option<f64>,
+    /// Optional minimum D′, 0–1.
+    #[serde(default, deserialize_with = "lenient::opt_f64")]
+    pub d_prime_threshold: Option<f64>,
+    /// The TopLD population: `AFR`, `EAS`, `EUR` (default) or `SAS`. TopLD has no `AMR`.
+    #[serde(default)]
+    pub ancestry: Option<String>,
+    /// Maximum variants, 1–500 (default 25).
+    #[serde(default, deserialize_with = "lenient::opt_u32")]
+    pub limit: Option<u32>,
+}
+
+/// A variant in LD with the query variant.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LdPartner {
+    /// Its SPDI (the catalog's variant ID).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spdi: Option<String>,
+    /// Its rsID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rsid: Option<String>,
+    /// Its genomic HGVS.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hgvs: Option<String>,
+    /// Position, 0-based.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<u64>,
+    /// r² with the query variant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub r2: Option<f64>,
+    /// D′ with the query variant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub d_prime: Option<f64>,
+    /// The population the LD was measured in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ancestry: Option<String>,
+}
+
+/// The LD neighbourhood of a variant.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LdResult {
+    /// The variant, as given.
+    pub variant: String,
+    /// How it was read (rsID, SPDI, genomic HGVS, ClinGen allele ID).
+    pub detected_as: String,
+    /// The population.
+    pub ancestry: String,
+    /// The r² threshold applied (≥).
+    pub r2_threshold: f64,
+    /// The D′ threshold applied (≥), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub d_prime_threshold: Option<f64>,
+    /// Variants in LD, highest r² first.
+    pub ld: Vec<LdPartner>,
+    /// True when more variants pass the thresholds than `limit`.
+    pub truncated: bool,
+    /// The data source (TopLD).
+    pub source: String,
+}
+
+fn threshold(
+    name: &str,
+    value: Option<f64>,
+    default: Option<f64>,
+) -> Result<Option<f64>, ApiError> {
+    match value.or(default) {
+        Some(v) if !(0.0..=1.0).contains(&v) => Err(ApiError::invalid_input(
+            format!("Argument '{name}' must be between 0 and 1; got {v}."),
+            format!("Use a value from 0 to 1 (e.g. 0.8), or omit '{name}'."),
+            v.to_string(),
+        )),
+        other => Ok(other),
+    }
+}
+
+/// The partner of the query in an LD edge: the side that is not the query, or the edge's
+/// `sequence_variant` (with verbose off it names the partner).
+fn partner(edge: &LdEdge, query: &Identifier) -> LdPartner {
+    let value = query.value();
+    let is = |rsid: &Option<String>, spdi: &Option<String>, hgvs: &Option<String>| {
+        [rsid, spdi, hgvs]
+            .iter()
+            .any(|v| v.as_deref().is_some_and(|v| v.eq_ignore_ascii_case(&value)))
+    };
+    let first_is_query = is(
+        &edge.variant_1_rsid,
+        &edge.variant_1_spdi,
+        &edge.variant_1_hgvs,
+    );
+    let second_is_query = is(
+        &edge.variant_2_rsid,
+        &edge.variant_2_spdi,
+        &edge.variant_2_hgvs,
+    );
+    let partner_is_first = if first_is_query != second_is_query {
+        second_is_query
+    } else {
+        // Query not recognisable on either side (e.g. a ClinGen ID): trust
+        // `sequence_variant`, which names the partner.
+        edge.sequence_variant
+            .as_ref()
+            .is_none_or(|n| edge.variant_1_spdi.as_deref() == Some(n.key.as_str()))
+    };
+    let (rsid, spdi, hgvs, position) = if partner_is_first {
+        (
+            &edge.variant_1_rsid,
+            &edge.variant_1_spdi,
+            &edge.variant_1_hgvs,
+            edge.variant_1_pos,
+        )
+    } else {
+        (
+            &edge.variant_2_rsid,
+            &edge.variant_2_spdi,
+            &edge.variant_2_hgvs,
+            edge.variant_2_pos,
+        )
+    };
+    LdPartner {
+        spdi: spdi.clone(),
+        rsid: rsid.clone(),
+        hgvs: hgvs.clone(),
+        position,
+        r2: edge.r2,
+        d_prime: edge.d_prime,
+        ancestry: edge.ancestry.clone(),
+    }
+}
+
+/// The query variant; anything else is refused with the variant forms and where to go
+/// for a gene's or region's variants.
+fn variant(raw: &str) -> Result<Identifier, ApiError> {
+    if let Ok(other) = detect(raw, None)
+        && other.kind() != EntityKind::Variant
+    {
+        return Err(ApiError::unresolved(
+            format!(
+                "igvf_find_ld needs a variant; '{raw}' looks like a {} ({}).",
+                other.form(),
+                other.kind()
+            ),
+            format!(
+                "Pass a variant: {}. For the variants of a gene use igvf_find_associations \
+                 (relationship 'regulatory'); for those of a region, igvf_search_region.",
+                crate::ids::forms_of(EntityKind::Variant)
+            ),
+            raw,
+        ));
+    }
+    detect(raw, Some(Hint::Variant))
+}
+
+#[tool_router(router = find_ld_router, vis = "pub(crate)")]
+impl IgvfServer {
+    /// Find variants in linkage disequilibrium with a variant (TopLD), at or above an r²
+    /// threshold (default 0.8) and optional D′, in one population (AFR, EAS, EUR
+    /// (default), SAS).
+    /// Example: `{"variant_id": "rs60960132", "r2_threshold": 0.2, "ancestry": "EUR"}`.
+    #[tool(
+        title = "Find variants in linkage disequilibrium",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
+    )]
+    pub async fn igvf_find_ld(
+        &self,
+        Parameters(args): Parameters<FindLdArgs>,
+    ) -> Result<Json<LdResult>, ApiError> {
+        let args = args?;
+        let id = variant(&args.variant_id)?;
+        let r2 = threshold("r2_threshold", args.r2_threshold, Some(0.8))?.unwrap_or(0.8);
+        let d_prime = threshold("d_prime_threshold", args.d_prime_threshold, None)?;
+        let limit = in_range("limit", args.limit, 1, 500, 25)?;
+        // The populations are the spec's own enum (AFR, EAS, EUR, SAS).
+        let accepted = Endpoint::VariantLd.enum_values("ancestry");
+        let ancestry = match args.ancestry.as_deref().map(str::trim) {
+            None | Some("") => "EUR".to_owned(),
+            Some(raw) => accepted
+                .iter()
+                .find(|a| a.eq_ignore_ascii_case(raw))
+                .cloned()
+                .ok_or_else(|| {
+                    ApiError::invalid_input(
+                        format!("TopLD has no LD for ancestry '{raw}' in the IGVF Catalog."),
+                        format!("Use one of {}.", quoted(accepted)),
+                        raw,
+                    )
+                })?,
+        };
+        let subject = Subject {
+            identifier: id.clone(),
+            id: None,
+            symbol: None,
+        };
+        let (name, value) = subject
+            .param(Endpoint::VariantLd)
+            .unwrap_or(("variant_id", id.value()));
+        let mut request = Request::new(Endpoint::VariantLd)
+            .param(name, value)
+            .param("r2", format!("gte:{r2}"))
+            .param("ancestry", ancestry.clone());
+        if let Some(d) = d_prime {
+            request = request.param("d_prime", format!("gte:{d}"));
+        }
+        let fetched = self.client().fetch::<LdEdge>(&request, limit).await?;
+        let source = fetched
+            .items
+            .iter()
+            .find_map(|e| e.source.clone())
+            .unwrap_or_else(|| "TopLD".to_owned());
+        let mut ld: Vec<LdPartner> = fetched
+            .items
+            .iter()
+            .map(|edge| partner(edge, &id))
+            .collect();
+        ld.sort_by(|a, b| {
+            b.r2.unwrap_or_default()
+                .partial_cmp(&a.r2.unwrap_or_default())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        Ok(Json(LdResult {
+            variant: args.variant_id,
+            detected_as: id.form().to_owned(),
+            ancestry,
+            r2_threshold: r2,
+            d_prime_threshold: d_prime,
+            ld,
+            truncated: fetched.more,
+            source,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn edge() -> LdEdge {
+        serde_json::from_value(json!({
+            "ancestry": "EUR", "d_prime": 0.608, "r2": 0.315,
+            "variant_1_rsid": "rs537097834", "variant_1_pos": 8102410,
+            "variant_1_spdi": "NC_000011.10:8102410:C:G",
+            "variant_2_rsid": "rs60960132", "variant_2_pos": 9083634,
+            "variant_2_spdi": "NC_000011.10:9083634:A:T",
+            "sequence_variant": "NC_000011.10:8102410:C:G"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_partner_is_the_side_that_is_not_the_query() {
+        let p = partner(&edge(), &detect("rs60960132", None).unwrap());
+        assert_eq!(p.rsid.as_deref(), Some("rs537097834"));
+        let p = partner(&edge(), &detect("rs537097834", None).unwrap());
+        assert_eq!(p.rsid.as_deref(), Some("rs60960132"));
+        // A ClinGen ID is on neither side: sequence_variant names the partner.
+        let p = partner(&edge(), &detect("CA217534780", None).unwrap());
+        assert_eq!(p.spdi.as_deref(), Some("NC_000011.10:8102410:C:G"));
+    }
+
+    #[test]
+    fn thresholds_are_between_zero_and_one() {
+        assert_eq!(
+            threshold("r2_threshold", None, Some(0.8)).unwrap(),
+            Some(0.8)
+        );
+        assert!(threshold("r2_threshold", Some(1.5), Some(0.8)).is_err());
+        assert!(threshold("d_prime_threshold", Some(-0.1), None).is_err());
+    }
+}

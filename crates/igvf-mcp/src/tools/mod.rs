@@ -1,0 +1,46 @@
+//! The tools, one per file, and the argument types they share.
+
+pub mod find_associations;
+pub mod find_ld;
+pub mod get_entity;
+pub mod list_sources;
+pub mod resolve_id;
+pub mod search_region;
+
+use std::borrow::Cow;
+
+use lifesciences_core::schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::{Deserialize, Deserializer};
+
+use crate::ids::Organism;
+
+/// The `organism` argument: `human` (default) or `mouse`, forgiving about spelling.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OrganismArg(pub Organism);
+
+impl<'de> Deserialize<'de> for OrganismArg {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = String::deserialize(d)?;
+        Organism::parse(&raw).map(Self).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "'{raw}' is not an organism the IGVF Catalog covers; use 'human' (Homo \
+                 sapiens, GRCh38) or 'mouse' (Mus musculus, GRCm39)"
+            ))
+        })
+    }
+}
+
+impl JsonSchema for OrganismArg {
+    fn schema_name() -> Cow<'static, str> {
+        "Organism".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "string",
+            "enum": ["human", "mouse"],
+            "description": "`human` (Homo sapiens, GRCh38; default) or `mouse` (Mus musculus, \
+                GRCm39). `Homo sapiens`, `Mus musculus`, 9606 and 10090 are accepted too."
+        })
+    }
+}

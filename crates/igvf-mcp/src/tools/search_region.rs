@@ -1,0 +1,459 @@
+//! `igvf_search_region`: genes, variants and regulatory elements in a genomic region,
+//! queried in parallel, with the upstream's region and page caps honoured and stated.
+
+use std::collections::BTreeMap;
+
+use lifesciences_core::schemars::{self, JsonSchema};
+use lifesciences_core::{ApiError, Parameters, in_range, lenient};
+use rmcp::{Json, tool, tool_router};
+use serde::{Deserialize, Serialize};
+
+use crate::client::{Endpoint, Fetched, Request, VARIANT_REGION_MAX_BP};
+use crate::models::{Gene, GenomicElement, Variant};
+use crate::region::Region;
+use crate::server::IgvfServer;
+use crate::tools::OrganismArg;
+
+/// What a region search can include.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RegionContent {
+    /// Genes overlapping the region (GENCODE).
+    Genes,
+    /// Variants inside the region (the catalog answers regions up to 10 kb).
+    Variants,
+    /// Regulatory elements overlapping the region (ENCODE cCREs, accessible elements,
+    /// tested elements).
+    RegulatoryElements,
+}
+
+impl RegionContent {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Genes => "genes",
+            Self::Variants => "variants",
+            Self::RegulatoryElements => "regulatory_elements",
+        }
+    }
+}
+
+/// Arguments of `igvf_search_region`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchRegionArgs {
+    /// The region, `chromosome:start-end`: `chr1:1000000-2000000`, `1:1000000-2000000`,
+    /// `chr1:1,000,000-2,000,000`, `chrX:1M-2M`, `chr17:41.2M-41.3M`, `chr2:150kb-200kb`,
+    /// `chrM:100-200`; a single position (`chr1:12345`) is one base. Coordinates are the
+    /// catalog's: 0-based, half-open, GRCh38 (human) or GRCm39 (mouse).
+    pub region: String,
+    /// What to list: any of `genes`, `variants`, `regulatory_elements` (default: all).
+    /// Variants are only listed for regions of at most 10 kb (the catalog's limit).
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub include: Option<Vec<RegionContent>>,
+    /// `human` (default) or `mouse`.
+    #[serde(default)]
+    pub organism: Option<OrganismArg>,
+    /// Maximum items per list, 1–500 (default 25). Lists cut at this limit are named in
+    /// `truncated`.
+    #[serde(default, deserialize_with = "lenient::opt_u32")]
+    pub limit: Option<u32>,
+}
+
+/// `include` as a list, or forgivingly as one string (`"genes"`, `"genes,variants"`).
+fn one_or_many<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Vec<RegionContent>>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        Many(Vec<String>),
+        One(String),
+    }
+    let items: Vec<String> = match Option::<Raw>::deserialize(d)? {
+        None => return Ok(None),
+        Some(Raw::Many(v)) => v,
+        Some(Raw::One(s)) => s.split(',').map(str::to_owned).collect(),
+    };
+    items
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty() || items.len() == 1)
+        .map(
+            |s| match s.to_ascii_lowercase().replace([' ', '-'], "_").as_str() {
+                "genes" | "gene" => Ok(RegionContent::Genes),
+                "variants" | "variant" => Ok(RegionContent::Variants),
+                "regulatory_elements" | "regulatory_element" | "regulatory" | "elements" => {
+                    Ok(RegionContent::RegulatoryElements)
+                }
+                _ => Err(serde::de::Error::custom(format!(
+                    "'{s}' cannot be included; use 'genes', 'variants' or 'regulatory_elements'"
+                ))),
+            },
+        )
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// A gene in a region.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RegionGene {
+    /// Ensembl gene ID.
+    pub id: String,
+    /// Gene symbol.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// Chromosome.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chromosome: Option<String>,
+    /// Start, 0-based.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<u64>,
+    /// End, exclusive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<u64>,
+    /// `+` or `-`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strand: Option<String>,
+    /// GENCODE gene type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gene_type: Option<String>,
+}
+
+/// A variant in a region.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RegionVariant {
+    /// The catalog's variant ID (the SPDI for human variants).
+    pub id: String,
+    /// Chromosome.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chromosome: Option<String>,
+    /// Position, 0-based.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<u64>,
+    /// Reference allele.
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// Alternate allele.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alt: Option<String>,
+    /// dbSNP rsIDs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rsids: Vec<String>,
+    /// Genomic HGVS.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hgvs: Option<String>,
+    /// ClinGen allele ID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ca_id: Option<String>,
+}
+
+/// A regulatory element in a region.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RegulatoryElement {
+    /// The element's ID, e.g. the ENCODE cCRE accession `EH38E2777055`.
+    pub id: String,
+    /// Chromosome.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chromosome: Option<String>,
+    /// Start, 0-based.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<u64>,
+    /// End, exclusive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<u64>,
+    /// E.g. `candidate cis regulatory element`, `accessible dna elements`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub element_type: Option<String>,
+    /// E.g. `dELS: distal Enhancer-like signal`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub annotation: Option<String>,
+    /// How it was defined, e.g. `candidate Cis-Regulatory Elements`, `caQTL`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// E.g. `ENCODE`, `AFGR`, `IGVF`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// What is in a region.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RegionResult {
+    /// The region as the catalog reads it, e.g. `chr17:41000000-42000000`.
+    pub region: String,
+    /// Its length in base pairs.
+    pub span_bp: u64,
+    /// `Homo sapiens` or `Mus musculus`.
+    pub organism: String,
+    /// `GRCh38` or `GRCm39`; coordinates are 0-based, half-open.
+    pub assembly: String,
+    /// Genes overlapping the region (when included).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub genes: Option<Vec<RegionGene>>,
+    /// Variants inside the region (when included and the region is at most 10 kb).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variants: Option<Vec<RegionVariant>>,
+    /// Regulatory elements overlapping the region (when included).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regulatory_elements: Option<Vec<RegulatoryElement>>,
+    /// For each list searched: `true` when it was cut at `limit` and more exist,
+    /// `false` when it is complete.
+    pub truncated: BTreeMap<String, bool>,
+    /// What was not searched or cut, and how to get the rest.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+#[tool_router(router = search_region_router, vis = "pub(crate)")]
+impl IgvfServer {
+    /// List the genes, variants and regulatory elements in a genomic region, queried in
+    /// parallel. Forgiving about the region's form (`1:1M-2M`, commas, k/M suffixes,
+    /// decimals). Variants are listed for regions up to 10 kb (the catalog's limit); each
+    /// list says whether it was truncated at `limit`.
+    /// Example: `{"region": "chr17:41.2M-41.3M", "include": ["genes", "regulatory_elements"]}`.
+    #[tool(
+        title = "Search a genomic region",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
+    )]
+    pub async fn igvf_search_region(
+        &self,
+        Parameters(args): Parameters<SearchRegionArgs>,
+    ) -> Result<Json<RegionResult>, ApiError> {
+        let args = args?;
+        let organism = args.organism.unwrap_or_default().0;
+        let region = Region::parse(&args.region, organism)?;
+        let limit = in_range("limit", args.limit, 1, 500, 25)?;
+        let mut include = args.include.unwrap_or_else(|| {
+            vec![
+                RegionContent::Genes,
+                RegionContent::Variants,
+                RegionContent::RegulatoryElements,
+            ]
+        });
+        include.sort();
+        include.dedup();
+        if include.is_empty() {
+            return Err(ApiError::invalid_input(
+                "Argument 'include' is empty, so there is nothing to search.",
+                "List any of 'genes', 'variants', 'regulatory_elements', or omit 'include' for all three.",
+                "[]",
+            ));
+        }
+        let mut notes = Vec::new();
+        let query_variants = include.contains(&RegionContent::Variants)
+            && if region.span() <= VARIANT_REGION_MAX_BP {
+                true
+            } else {
+                notes.push(format!(
+                    "variants: not searched. The catalog lists variants for regions of at most \
+                     10 kb and this one spans {} bp; call again with a sub-region such as \
+                     'chr{}:{}-{}'.",
+                    region.span(),
+                    region.chromosome,
+                    region.start,
+                    region.start + VARIANT_REGION_MAX_BP
+                ));
+                false
+            };
+        let region_text = region.to_string();
+        let request = |endpoint| {
+            Request::new(endpoint)
+                .param("region", region_text.clone())
+                .organism(organism)
+        };
+        let client = self.client();
+        let genes_request = request(Endpoint::Genes);
+        let variants_request = request(Endpoint::Variants);
+        let elements_request = request(Endpoint::GenomicElements);
+        let (genes, variants, elements) = futures::join!(
+            async {
+                if include.contains(&RegionContent::Genes) {
+                    Some(client.fetch::<Gene>(&genes_request, limit).await)
+                } else {
+                    None
+                }
+            },
+            async {
+                if query_variants {
+                    Some(client.fetch::<Variant>(&variants_request, limit).await)
+                } else {
+                    None
+                }
+            },
+            async {
+                if include.contains(&RegionContent::RegulatoryElements) {
+                    Some(
+                        client
+                            .fetch::<GenomicElement>(&elements_request, limit)
+                            .await,
+                    )
+                } else {
+                    None
+                }
+            },
+        );
+        let mut truncated = BTreeMap::new();
+        let mut record =
+            |what: RegionContent, more: bool, dropped: usize, notes: &mut Vec<String>| {
+                truncated.insert(what.as_str().to_owned(), more);
+                if more {
+                    notes.push(format!(
+                    "{}: the first {limit} are listed and more exist; raise 'limit' (up to 500) \
+                     or narrow the region.",
+                    what.as_str()
+                ));
+                }
+                if dropped > 0 {
+                    notes.push(format!(
+                        "{}: {dropped} record(s) the catalog returned lie outside the region and \
+                     were left out.",
+                        what.as_str()
+                    ));
+                }
+            };
+        let genes = match genes {
+            Some(result) => {
+                let Fetched { items, more } = result?;
+                let total = items.len();
+                let kept: Vec<RegionGene> = items
+                    .into_iter()
+                    .filter(|g| overlaps(&region, g.chr.as_deref(), g.start, g.end))
+                    .map(region_gene)
+                    .collect();
+                record(RegionContent::Genes, more, total - kept.len(), &mut notes);
+                Some(kept)
+            }
+            None => None,
+        };
+        let variants = match variants {
+            Some(result) => {
+                let Fetched { items, more } = result?;
+                let total = items.len();
+                let kept: Vec<RegionVariant> = items
+                    .into_iter()
+                    .filter(|v| match (v.chr.as_deref(), v.pos) {
+                        (Some(chr), Some(pos)) => region.contains(chr, pos),
+                        _ => true,
+                    })
+                    .map(region_variant)
+                    .collect();
+                record(
+                    RegionContent::Variants,
+                    more,
+                    total - kept.len(),
+                    &mut notes,
+                );
+                Some(kept)
+            }
+            None => None,
+        };
+        let regulatory_elements = match elements {
+            Some(result) => {
+                let Fetched { items, more } = result?;
+                let total = items.len();
+                let kept: Vec<RegulatoryElement> = items
+                    .into_iter()
+                    .filter(|e| overlaps(&region, e.chr.as_deref(), e.start, e.end))
+                    .map(regulatory_element)
+                    .collect();
+                record(
+                    RegionContent::RegulatoryElements,
+                    more,
+                    total - kept.len(),
+                    &mut notes,
+                );
+                Some(kept)
+            }
+            None => None,
+        };
+        Ok(Json(RegionResult {
+            region: region_text,
+            span_bp: region.span(),
+            organism: organism.api_name().to_owned(),
+            assembly: organism.assembly().to_owned(),
+            genes,
+            variants,
+            regulatory_elements,
+            truncated,
+            notes,
+        }))
+    }
+}
+
+/// Records without coordinates are kept (nothing says they are outside); records that
+/// name another place are the upstream ignoring the region and are dropped.
+fn overlaps(region: &Region, chr: Option<&str>, start: Option<u64>, end: Option<u64>) -> bool {
+    match (chr, start, end) {
+        (Some(chr), Some(start), Some(end)) => region.overlaps(chr, start, end.max(start + 1)),
+        _ => true,
+    }
+}
+
+fn region_gene(g: Gene) -> RegionGene {
+    RegionGene {
+        id: g.id,
+        symbol: g.name,
+        chromosome: g.chr,
+        start: g.start,
+        end: g.end,
+        strand: g.strand,
+        gene_type: g.gene_type,
+    }
+}
+
+fn region_variant(v: Variant) -> RegionVariant {
+    RegionVariant {
+        id: v.spdi.clone().unwrap_or(v.id),
+        chromosome: v.chr,
+        position: v.pos,
+        reference: v.reference,
+        alt: v.alt,
+        rsids: v.rsid,
+        hgvs: v.hgvs,
+        ca_id: v.ca_id,
+    }
+}
+
+fn regulatory_element(e: GenomicElement) -> RegulatoryElement {
+    let id = e.name.clone().unwrap_or_else(|| {
+        format!(
+            "{}:{}-{}",
+            e.chr.as_deref().unwrap_or("?"),
+            e.start.unwrap_or_default(),
+            e.end.unwrap_or_default()
+        )
+    });
+    RegulatoryElement {
+        id,
+        chromosome: e.chr,
+        start: e.start,
+        end: e.end,
+        element_type: e.element_type,
+        annotation: e.source_annotation,
+        method: e.method,
+        source: e.source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::Organism;
+
+    #[test]
+    fn records_outside_the_region_are_recognised() {
+        let region = Region::parse("chr17:41000000-42000000", Organism::Human).unwrap();
+        assert!(overlaps(
+            &region,
+            Some("chr17"),
+            Some(41_500_000),
+            Some(41_600_000)
+        ));
+        assert!(!overlaps(
+            &region,
+            Some("chrX"),
+            Some(100_627_107),
+            Some(100_639_991)
+        ));
+        assert!(overlaps(&region, None, None, None));
+    }
+}

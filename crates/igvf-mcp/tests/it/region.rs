@@ -1,0 +1,279 @@
+//! `igvf_search_region`: the chr17:41M-42M scenario, parallel queries, the variants
+//! region cap, truncation notes, the outside-the-region guard, malformed regions.
+
+use std::time::Duration;
+
+use lifesciences_core::ErrorCode;
+use lifesciences_core::testing::Recording;
+use serde_json::json;
+use wiremock::Mock;
+use wiremock::matchers::{method, path};
+
+use crate::{assert_requests_follow_the_spec, empty, fixture, fixtures, requests, route, setup};
+
+#[tokio::test]
+async fn scenario_chr17_41m_42m_lists_genes_and_elements_and_says_why_not_variants() {
+    let (upstream, client) = setup().await;
+    let region = "chr17:41000000-42000000";
+    route(
+        &upstream,
+        "genes",
+        &[("region", region)],
+        fixture("genes__region=chr17_41000000-42000000.json"),
+    )
+    .await;
+    route(
+        &upstream,
+        "genomic-elements",
+        &[("region", region)],
+        empty(),
+    )
+    .await;
+    let out = client
+        .call_ok("igvf_search_region", json!({"region": "chr17:41M-42M"}))
+        .await;
+    assert_eq!(out["region"], region);
+    assert_eq!(out["span_bp"], 1_000_000);
+    assert_eq!(out["organism"], "Homo sapiens");
+    let symbols: Vec<&str> = out["genes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["symbol"].as_str().unwrap())
+        .collect();
+    assert_eq!(symbols, ["KRT14", "KRT16", "KRT17"]);
+    assert_eq!(out["regulatory_elements"], json!([]));
+    assert!(out.get("variants").is_none(), "{out:#}");
+    assert_eq!(
+        out["truncated"],
+        json!({"genes": false, "regulatory_elements": false})
+    );
+    let notes = out["notes"].to_string();
+    assert!(
+        notes.contains("variants: not searched") && notes.contains("10 kb"),
+        "{notes}"
+    );
+    assert!(notes.contains("chr17:41000000-41010000"), "{notes}");
+    // The variants endpoint was never asked for a megabase.
+    let sent = requests(&upstream).await;
+    assert!(sent.iter().all(|(p, _)| p != "/variants"), "{sent:?}");
+    let genes = sent.iter().find(|(p, _)| p == "/genes").unwrap();
+    assert!(genes.1.contains(&("region".into(), region.into())));
+    // One extra row is asked for, so a full list is known to be complete or not.
+    assert!(
+        genes.1.contains(&("limit".into(), "26".into())),
+        "{:?}",
+        genes.1
+    );
+    assert!(genes.1.contains(&("page".into(), "0".into())));
+    assert_requests_follow_the_spec(&upstream).await;
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_list_cut_at_the_limit_says_so() {
+    let (upstream, client) = setup().await;
+    route(
+        &upstream,
+        "genes",
+        &[("limit", "3")],
+        fixture("genes__region=chr17_41000000-42000000.json"),
+    )
+    .await;
+    let out = client
+        .call_ok(
+            "igvf_search_region",
+            json!({"region": "17:41,000,000-42,000,000", "include": ["genes"], "limit": "2"}),
+        )
+        .await;
+    assert_eq!(out["genes"].as_array().unwrap().len(), 2);
+    assert_eq!(out["truncated"], json!({"genes": true}));
+    assert!(
+        out["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("the first 2 are listed and more exist"),
+        "{out:#}"
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_small_region_lists_its_variants() {
+    let (upstream, client) = setup().await;
+    route(
+        &upstream,
+        "variants",
+        &[("region", "chr1:975000-976000")],
+        fixture("variants__region=chr1_975000-976000.json"),
+    )
+    .await;
+    let out = client
+        .call_ok("igvf_search_region", json!({"region": "chr1:975k-976k"}))
+        .await;
+    let variants = out["variants"].as_array().unwrap();
+    assert_eq!(variants.len(), 1);
+    assert_eq!(variants[0]["id"], "NC_000001.11:975028:T:C");
+    assert_eq!(variants[0]["rsids"], json!(["rs28536514"]));
+    assert_eq!(out["truncated"]["variants"], false);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn regulatory_elements_are_mapped() {
+    let (upstream, client) = setup().await;
+    route(
+        &upstream,
+        "genomic-elements",
+        &[("region", "chr1:1157520-1158189")],
+        fixture("genomic-elements__region=chr1_1157520-1158189.json"),
+    )
+    .await;
+    let out = client
+        .call_ok(
+            "igvf_search_region",
+            json!({"region": "chr1:1157520-1158189", "include": "regulatory elements"}),
+        )
+        .await;
+    assert_eq!(
+        out["regulatory_elements"][0],
+        json!({
+            "id": "EH38E2777055", "chromosome": "chr1", "start": 1157436, "end": 1157782,
+            "element_type": "candidate cis regulatory element",
+            "annotation": "dELS: distal Enhancer-like signal", "source": "ENCODE"
+        })
+    );
+    assert!(out.get("genes").is_none());
+    client.close().await;
+}
+
+#[tokio::test]
+async fn the_three_lists_are_queried_in_parallel() {
+    let (upstream, client) = setup().await;
+    let delay = Duration::from_millis(400);
+    let recording = Recording::new(empty().set_delay(delay));
+    for at in ["/genes", "/variants", "/genomic-elements"] {
+        Mock::given(method("GET"))
+            .and(path(at))
+            .respond_with(recording.clone())
+            .mount(&upstream)
+            .await;
+    }
+    client
+        .call_ok("igvf_search_region", json!({"region": "chr2:150kb-151kb"}))
+        .await;
+    let arrivals = recording.arrivals();
+    assert_eq!(arrivals.len(), 3);
+    let first = *arrivals.iter().min().unwrap();
+    let last = *arrivals.iter().max().unwrap();
+    // Sequential calls would arrive a full response delay apart.
+    assert!(
+        last - first < delay / 2,
+        "arrivals spread over {:?}",
+        last - first
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn records_the_upstream_returns_outside_the_region_are_left_out() {
+    let (upstream, client) = setup().await;
+    // TSPAN6 (chrX), as an upstream that ignored the region would answer.
+    route(
+        &upstream,
+        "genes",
+        &[],
+        fixture("genes__organism_only.json"),
+    )
+    .await;
+    let out = client
+        .call_ok(
+            "igvf_search_region",
+            json!({"region": "chr17:41.2M-41.3M", "include": ["genes"]}),
+        )
+        .await;
+    assert_eq!(out["genes"], json!([]));
+    assert!(
+        out["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("outside the region"),
+        "{out:#}"
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn mouse_regions_ask_for_mouse_data() {
+    let (upstream, client) = setup().await;
+    for organism in ["mouse", "Mus musculus", "10090"] {
+        let out = client
+            .call_ok(
+                "igvf_search_region",
+                json!({"region": "chr19:1000-2000", "organism": organism, "include": ["genes"]}),
+            )
+            .await;
+        assert_eq!(out["organism"], "Mus musculus");
+        assert_eq!(out["assembly"], "GRCm39");
+    }
+    let sent = requests(&upstream).await;
+    assert!(
+        sent[0]
+            .1
+            .contains(&("organism".into(), "Mus musculus".into())),
+        "{sent:?}"
+    );
+    let e = client
+        .call_err(
+            "igvf_search_region",
+            json!({"region": "chr1:1-2", "organism": "zebrafish"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(e.message.contains("zebrafish"), "{}", e.message);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn malformed_regions_and_limits_are_invalid_input_before_any_request() {
+    let (upstream, client) = setup().await;
+    let e = client
+        .call_err("igvf_search_region", json!({"region": "chr1-1000-2000"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert_eq!(
+        e.message,
+        "Invalid region format 'chr1-1000-2000'. Expected format: 'chr1:1000-2000'. The colon \
+         separates chromosome from position range."
+    );
+    assert_eq!(e.invalid_input.as_deref(), Some("chr1-1000-2000"));
+    for (args, needle) in [
+        (json!({"region": "chr1:2000-1000"}), "must be less than"),
+        (json!({"region": "chr23:1-2"}), "Invalid chromosome"),
+        (json!({"region": "chr1:1.5-2"}), "is not a position"),
+        (
+            json!({"region": "chr1:1-2", "limit": 0}),
+            "between 1 and 500",
+        ),
+        (
+            json!({"region": "chr1:1-2", "limit": 501}),
+            "between 1 and 500",
+        ),
+        (
+            json!({"region": "chr1:1-2", "include": []}),
+            "nothing to search",
+        ),
+        (
+            json!({"region": "chr1:1-2", "include": ["exons"]}),
+            "'exons' cannot be included",
+        ),
+    ] {
+        let e = client.call_err("igvf_search_region", args.clone()).await;
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{args}");
+        assert!(e.message.contains(needle), "{args}: {}", e.message);
+    }
+    assert!(requests(&upstream).await.is_empty());
+    // Fixtures used here are real files (keeps the loader honest).
+    assert!(fixtures().json("genes__organism_only.json").is_array());
+    client.close().await;
+}

@@ -1,0 +1,144 @@
+//! The server as a whole: tool definitions (snapshot and annotations), resources,
+//! instructions.
+
+use igvf_mcp::IgvfServer;
+use lifesciences_core::McpServer;
+use lifesciences_core::rmcp::model::ReadResourceRequestParams;
+
+use crate::setup;
+
+#[test]
+fn tool_list_snapshot() {
+    let tools = serde_json::to_value(IgvfServer::tools()).unwrap();
+    insta::assert_json_snapshot!("tools", tools);
+}
+
+#[tokio::test]
+async fn every_tool_is_read_only_titled_described_with_an_example_and_typed() {
+    let (_upstream, client) = setup().await;
+    let tools = client.tools().await;
+    let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "igvf_find_associations",
+            "igvf_find_ld",
+            "igvf_get_entity",
+            "igvf_list_sources",
+            "igvf_resolve_id",
+            "igvf_search_region"
+        ]
+    );
+    names.dedup();
+    assert_eq!(names.len(), 6, "names are unique");
+    for tool in &tools {
+        assert!(
+            tool.title.as_deref().is_some_and(|t| !t.is_empty()),
+            "{}",
+            tool.name
+        );
+        assert!(
+            tool.description
+                .as_deref()
+                .is_some_and(|d| d.contains("Example: `{")),
+            "{} has a description with an example",
+            tool.name
+        );
+        let a = tool.annotations.as_ref().expect("annotations");
+        assert_eq!(a.read_only_hint, Some(true), "{}", tool.name);
+        assert_eq!(a.idempotent_hint, Some(true), "{}", tool.name);
+        assert_eq!(a.open_world_hint, Some(true), "{}", tool.name);
+        assert!(
+            tool.output_schema.is_some(),
+            "{} has an outputSchema",
+            tool.name
+        );
+        // Argument descriptions are what an LLM reads: every argument has one.
+        let props = tool.input_schema["properties"].as_object().unwrap();
+        for (arg, schema) in props {
+            assert!(
+                schema.get("description").is_some() || schema.get("$ref").is_some(),
+                "{}.{arg} is undocumented",
+                tool.name
+            );
+        }
+    }
+    client.close().await;
+}
+
+#[tokio::test]
+async fn resources_are_listed_and_readable_and_unknown_ones_are_not_found() {
+    let (_upstream, client) = setup().await;
+    let listed = client.peer().list_all_resources().await.unwrap();
+    let uris: Vec<&str> = listed.iter().map(|r| r.uri.as_str()).collect();
+    assert_eq!(
+        uris,
+        [
+            "igvf://schemas/gene",
+            "igvf://schemas/variant",
+            "igvf://guide/identifiers",
+            "igvf://examples/queries"
+        ]
+    );
+    for uri in uris {
+        let read = client
+            .peer()
+            .read_resource(ReadResourceRequestParams::new(uri))
+            .await
+            .unwrap();
+        let text = match &read.contents[0] {
+            lifesciences_core::rmcp::model::ResourceContents::TextResourceContents {
+                text, ..
+            } => text.clone(),
+            other => panic!("{uri}: not text: {other:?}"),
+        };
+        assert!(text.len() > 200, "{uri}");
+        if uri.starts_with("igvf://schemas/") {
+            let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert!(
+                schema["properties"]["id"]["description"].is_string(),
+                "{uri}"
+            );
+        }
+    }
+    let guide = client
+        .peer()
+        .read_resource(ReadResourceRequestParams::new("igvf://guide/identifiers"))
+        .await
+        .unwrap();
+    let guide = serde_json::to_string(&guide).unwrap();
+    assert!(guide.contains("MONDO:0007254") && guide.contains("rs80357906"));
+    let missing = client
+        .peer()
+        .read_resource(ReadResourceRequestParams::new("igvf://schemas/protein"))
+        .await
+        .unwrap_err();
+    assert!(
+        missing.to_string().contains("-32002") || missing.to_string().contains("unknown resource"),
+        "{missing}"
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn initialize_announces_tools_resources_and_the_fuzzy_to_fact_path() {
+    let (_upstream, client) = setup().await;
+    let info = client.peer().peer_info().unwrap();
+    assert!(info.capabilities.resources.is_some());
+    assert!(info.capabilities.tools.is_some());
+    let instructions = info.instructions.as_deref().unwrap();
+    assert_eq!(
+        instructions.lines().count(),
+        4,
+        "a title line and three steps"
+    );
+    for tool in [
+        "igvf_get_entity",
+        "igvf_find_associations",
+        "igvf_list_sources",
+    ] {
+        assert!(instructions.contains(tool), "{tool}");
+    }
+    client.close().await;
+}
