@@ -12,8 +12,10 @@ use reqwest::header::HeaderValue;
 use crate::client::RetryPolicy;
 use crate::error::{ApiError, UpstreamFailure};
 
-/// Longest excerpt of an error body we keep.
-pub(crate) const ERROR_BODY_EXCERPT: usize = 2048;
+/// Longest excerpt of an error body we keep: enough for validation errors that list
+/// accepted values (IGVF's zod bodies), which source clients read through
+/// `ApiError::upstream_body`. Envelope messages show only the first 200 characters.
+pub(crate) const ERROR_BODY_EXCERPT: usize = 16 * 1024;
 
 /// What went wrong on one attempt.
 #[derive(Debug, Clone)]
