@@ -35,8 +35,8 @@ impl EnsemblServer {
         Ok(Self {
             ensembl: Arc::new(EnsemblClient::new(ensembl)?),
             ebi_search: Arc::new(EbiSearchClient::new(ebi_search)?),
-            // Cancelled calls stop, with their upstream requests (see core's `cancellable`).
-            tool_router: lifesciences_core::cancellable(Self::router()),
+            // Cancellation, panics and exact output schemas: see core's `prepare_tools`.
+            tool_router: lifesciences_core::prepare_tools(Self::router()),
         })
     }
 
@@ -67,6 +67,6 @@ impl McpServer for EnsemblServer {
     }
 
     fn tools() -> Vec<Tool> {
-        Self::router().list_all()
+        lifesciences_core::prepare_tools(Self::router()).list_all()
     }
 }

@@ -36,8 +36,8 @@ impl IgvfServer {
     pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
         Ok(Self {
             client: Arc::new(IgvfClient::new(HttpClient::new(config)?)),
-            // Cancelled calls stop, with their upstream requests (see core's `cancellable`).
-            tool_router: lifesciences_core::cancellable(Self::router()),
+            // Cancellation, panics and exact output schemas: see core's `prepare_tools`.
+            tool_router: lifesciences_core::prepare_tools(Self::router()),
         })
     }
 
@@ -126,6 +126,6 @@ impl McpServer for IgvfServer {
     }
 
     fn tools() -> Vec<Tool> {
-        Self::router().list_all()
+        lifesciences_core::prepare_tools(Self::router()).list_all()
     }
 }

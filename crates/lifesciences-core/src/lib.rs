@@ -24,7 +24,7 @@ pub use client::{ConfigError, LifeSciencesClient, RetryPolicy, SourceConfig};
 pub use envelope::{ErrorBody, ErrorCode, ErrorEnvelope, Pagination, PaginationEnvelope};
 pub use error::{ApiError, Guidance, MIN_QUERY_CHARS, UpstreamFailure, tool_result};
 pub use http::{HttpClient, encode_path_segment};
-pub use serve::{McpServer, cancellable, server_config};
+pub use serve::{McpServer, prepare_tools, server_config};
 pub use xref::{Cardinality, CrossReferences, REGISTRY, XrefKey, XrefSpec};
 
 /// Re-exported so server crates use the same rmcp, schemars and async-trait as core.

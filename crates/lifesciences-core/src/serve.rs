@@ -61,20 +61,90 @@ pub fn server_config<S: McpServer>(resources: bool) -> ServerConfig {
         .with_instructions(S::INSTRUCTIONS)
 }
 
-/// Wrap every tool of `router` so that (1) a call the client cancels
-/// (`notifications/cancelled`) stops at once, dropping its upstream calls with it, and
-/// (2) a panic inside a tool becomes an error answer instead of a call that is never
-/// answered. rmcp 3.9 only cancels the request's token and discards the answer: without
-/// this the tool would run on, spending the upstream's rate budget on retries nobody
-/// waits for.
+/// Make a server's tools production-ready. Every server builds its router through this:
+/// `tool_router: prepare_tools(Self::router())`, and lists `prepare_tools(..).list_all()`.
 ///
-/// **Invariant:** every server builds its router through this:
-/// `tool_router: cancellable(Self::tool_router())`.
-pub fn cancellable<S: Send + Sync + 'static>(mut router: ToolRouter<S>) -> ToolRouter<S> {
+/// 1. A call the client cancels (`notifications/cancelled`) stops at once, dropping its
+///    upstream calls with it. rmcp 3.9 only cancels the request's token and discards the
+///    answer: without this the tool would run on, spending the upstream's rate budget on
+///    retries nobody waits for.
+/// 2. A panic inside a tool becomes an error answer instead of a call never answered.
+/// 3. Output schemas say what is on the wire: optional fields are omitted, never null, so
+///    `"type": ["string", "null"]` becomes `"type": "string"` (only the two pagination
+///    fields that may be null keep it).
+pub fn prepare_tools<S: Send + Sync + 'static>(mut router: ToolRouter<S>) -> ToolRouter<S> {
     for route in router.map.values_mut() {
         route.call = guard(route.call.clone());
+        if let Some(schema) = &route.attr.output_schema {
+            let mut tightened = serde_json::Value::Object((**schema).clone());
+            drop_null_types(&mut tightened, false);
+            if let serde_json::Value::Object(map) = tightened {
+                route.attr.output_schema = Some(Arc::new(map));
+            }
+        }
     }
     router
+}
+
+/// Remove `null` from the schemas of object properties (recursively), except for
+/// `cursor` and `total_count` of a pagination object, the only fields that may be null
+/// (CONTRACT §3).
+fn drop_null_types(schema: &mut serde_json::Value, nullable_allowed: bool) {
+    use serde_json::Value;
+    let Value::Object(map) = schema else {
+        if let Value::Array(items) = schema {
+            for item in items {
+                drop_null_types(item, false);
+            }
+        }
+        return;
+    };
+    if !nullable_allowed {
+        if let Some(Value::Array(types)) = map.get_mut("type") {
+            types.retain(|t| t != "null");
+            if types.len() == 1 {
+                let only = types.remove(0);
+                map.insert("type".to_owned(), only);
+            }
+        }
+        for key in ["anyOf", "oneOf"] {
+            let single = match map.get_mut(key) {
+                Some(Value::Array(options)) => {
+                    options.retain(|o| o.get("type").and_then(Value::as_str) != Some("null"));
+                    (options.len() == 1).then(|| options.remove(0))
+                }
+                _ => None,
+            };
+            // `anyOf: [{$ref: X}]` left alone would still read as "one of"; inline it.
+            if let Some(Value::Object(only)) = single {
+                map.remove(key);
+                for (k, v) in only {
+                    map.entry(k).or_insert(v);
+                }
+            }
+        }
+    }
+    let is_pagination = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| {
+            p.contains_key("cursor") && p.contains_key("total_count") && p.contains_key("page_size")
+        });
+    for (key, value) in map.iter_mut() {
+        match key.as_str() {
+            "properties" => {
+                if let Value::Object(properties) = value {
+                    for (name, property) in properties.iter_mut() {
+                        let keep_null =
+                            is_pagination && matches!(name.as_str(), "cursor" | "total_count");
+                        drop_null_types(property, keep_null);
+                    }
+                }
+            }
+            "type" | "enum" | "const" | "required" | "description" | "title" => {}
+            _ => drop_null_types(value, false),
+        }
+    }
 }
 
 fn guard<S: Send + Sync + 'static>(

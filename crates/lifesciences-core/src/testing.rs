@@ -522,7 +522,7 @@ impl TestServer {
             items: Arc::new(ItemsClient {
                 http: HttpClient::new(config)?,
             }),
-            tool_router: crate::cancellable(Self::tool_router()),
+            tool_router: crate::prepare_tools(Self::tool_router()),
         })
     }
 
@@ -633,7 +633,7 @@ impl McpServer for TestServer {
     }
 
     fn tools() -> Vec<Tool> {
-        Self::tool_router().list_all()
+        crate::prepare_tools(Self::tool_router()).list_all()
     }
 }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use lifesciences_core::rmcp::ServerHandler;
 use lifesciences_core::rmcp::handler::server::router::tool::ToolRouter;
 use lifesciences_core::rmcp::model::{ServerConfig, Tool};
-use lifesciences_core::{ConfigError, McpServer, SourceConfig, cancellable, server_config};
+use lifesciences_core::{ConfigError, McpServer, SourceConfig, prepare_tools, server_config};
 use rmcp::tool_handler;
 
 use crate::client::StringClient;
@@ -34,8 +34,8 @@ impl StringServer {
     pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
         Ok(Self {
             string: Arc::new(StringClient::new(config)?),
-            // Cancelled calls stop, with their upstream requests (see core's `cancellable`).
-            tool_router: cancellable(Self::router()),
+            // Cancellation, panics and exact output schemas: see core's `prepare_tools`.
+            tool_router: prepare_tools(Self::router()),
         })
     }
 
@@ -72,6 +72,6 @@ impl McpServer for StringServer {
     }
 
     fn tools() -> Vec<Tool> {
-        Self::router().list_all()
+        lifesciences_core::prepare_tools(Self::router()).list_all()
     }
 }

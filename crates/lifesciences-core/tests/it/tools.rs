@@ -47,6 +47,32 @@ async fn every_tool_is_titled_described_read_only_and_typed() {
 }
 
 #[tokio::test]
+async fn output_schemas_never_promise_null_except_for_the_two_pagination_fields() {
+    let (_upstream, client) = setup().await;
+    let tools = client.tools().await;
+    let schema = |name: &str| {
+        let tool = tools.iter().find(|t| t.name == name).unwrap();
+        serde_json::Value::Object((**tool.output_schema.as_ref().unwrap()).clone())
+    };
+    // `name` is an Option skipped when absent: a string, never null.
+    assert_eq!(
+        schema("items_get_item")["properties"]["name"]["type"],
+        "string"
+    );
+    let page = schema("items_search");
+    let text = page.to_string();
+    let pagination = page["$defs"]["Pagination"]["properties"].clone();
+    assert_eq!(pagination["cursor"]["type"], json!(["string", "null"]));
+    assert_eq!(
+        pagination["total_count"]["type"],
+        json!(["integer", "null"])
+    );
+    // ...and nowhere else.
+    assert_eq!(text.matches("\"null\"").count(), 2, "{text}");
+    client.close().await;
+}
+
+#[tokio::test]
 async fn a_lookup_returns_structured_content_without_nulls() {
     let (upstream, client) = setup().await;
     Mock::given(path("/items/42"))
@@ -252,7 +278,7 @@ mod panicking {
     use lifesciences_core::rmcp::model::ServerConfig;
     use lifesciences_core::rmcp::{ServerHandler, tool, tool_handler, tool_router};
     use lifesciences_core::testing::McpTestClient;
-    use lifesciences_core::{McpServer, cancellable, server_config};
+    use lifesciences_core::{McpServer, prepare_tools, server_config};
 
     #[derive(Clone)]
     struct Panicky {
@@ -282,7 +308,7 @@ mod panicking {
         const INSTRUCTIONS: &'static str = "Panics.";
         fn from_env() -> Result<Self, lifesciences_core::ConfigError> {
             Ok(Self {
-                tool_router: cancellable(Self::tool_router()),
+                tool_router: prepare_tools(Self::tool_router()),
             })
         }
         fn tools() -> Vec<lifesciences_core::rmcp::model::Tool> {
