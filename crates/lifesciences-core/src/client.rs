@@ -186,8 +186,8 @@ impl SourceConfig {
     }
 
     /// This source's own per-request timeout (e.g. a short one for an optional, flaky
-    /// upstream). The global `LIFESCIENCES_TIMEOUT_SECS` then no longer overrides it;
-    /// `<PREFIX>_TIMEOUT_SECS` still does.
+    /// upstream). The global `LIFESCIENCES_TIMEOUT_SECS` may then shorten it but never
+    /// lengthen it; `<PREFIX>_TIMEOUT_SECS` sets it outright.
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout.max(MIN_TIMEOUT);
@@ -259,9 +259,15 @@ impl SourceConfig {
         if let Some(secs) = get(&source_timeout_var) {
             self.timeout =
                 Duration::from_secs_f64(parse_number(&source_timeout_var, &secs, TIMEOUT_RANGE)?);
-        } else if let Some(secs) = get(ENV_TIMEOUT_SECS).filter(|_| !self.own_timeout) {
-            self.timeout =
+        } else if let Some(secs) = get(ENV_TIMEOUT_SECS) {
+            let global =
                 Duration::from_secs_f64(parse_number(ENV_TIMEOUT_SECS, &secs, TIMEOUT_RANGE)?);
+            // The global timeout may shorten a source's own timeout, never lengthen it.
+            self.timeout = if self.own_timeout {
+                self.timeout.min(global)
+            } else {
+                global
+            };
         }
         if let Some(ttl) = get(ENV_CACHE_TTL_SECS) {
             self.cache_ttl =
@@ -443,7 +449,7 @@ mod tests {
     }
 
     #[test]
-    fn a_source_with_its_own_timeout_keeps_it_unless_its_own_variable_says_otherwise() {
+    fn a_source_with_its_own_timeout_is_never_lengthened_by_the_global_one() {
         let unichem = || {
             SourceConfig::new("UniChem", "UNICHEM", "https://www.ebi.ac.uk/unichem/api/v1")
                 .unwrap()
