@@ -1,5 +1,5 @@
 //! Integration tests of chembl-mcp: one test binary, one module per area. Every upstream is a
-//! local mock; nothing touches the network.
+//! local mock; nothing touches the network (except the ignored `live_*` tests).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -7,4 +7,12 @@
     reason = "test helpers outside #[test] fns: failing loudly is the point"
 )]
 
+mod batch;
 mod binary;
+mod compound;
+mod definitions;
+mod live;
+mod politeness;
+mod progress;
+mod search;
+mod support;

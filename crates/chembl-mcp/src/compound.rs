@@ -1,0 +1,448 @@
+//! `Compound`, the record the lookup tools return, and how it is built from ChEMBL's
+//! molecule, its mechanisms' targets and UniChem (the enrichment shared by
+//! `chembl_get_compound` and `chembl_get_compounds_batch`).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use futures::StreamExt as _;
+use lifesciences_core::rmcp::schemars::{self, JsonSchema};
+use lifesciences_core::{ApiError, CrossReferences, LifeSciencesClient as _, XrefKey};
+use serde::Serialize;
+
+use crate::client::{ChemblClient, UniChemClient};
+use crate::ids::ChemblId;
+use crate::models::{Molecule, UniChemSource};
+use crate::progress::Progress;
+
+/// A ChEMBL compound. Slim records carry only `id`, `name` and `molecular_formula`.
+/// Fields ChEMBL has no value for are omitted: biologics and other structureless
+/// molecules (`structure_type` `SEQ` or `NONE`) have no SMILES, InChI or key.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Compound {
+    /// The compound's CURIE, e.g. `CHEMBL:25`: what `chembl_get_compound` accepts.
+    pub id: String,
+    /// ChEMBL's preferred name, e.g. `ASPIRIN` (a synonym when ChEMBL has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Molecular formula of the full molecule, e.g. `C9H8O4`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub molecular_formula: Option<String>,
+    /// Molecular weight of the full molecule in g/mol, e.g. 180.16.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub molecular_weight: Option<f64>,
+    /// Canonical SMILES.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub smiles: Option<String>,
+    /// Standard InChI.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inchi: Option<String>,
+    /// Standard InChIKey, e.g. `BSYNRYMUTXBXSQ-UHFFFAOYSA-N`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inchi_key: Option<String>,
+    /// The nonproprietary name: the INN when ChEMBL lists one, else USAN, BAN, JAN or USP
+    /// (e.g. `Acetylsalicylic Acid` for aspirin).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canonical_name: Option<String>,
+    /// Other names (trade names, research codes, INN…), without duplicates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub synonyms: Option<Vec<String>>,
+    /// Highest development phase across indications: 4 approved, 3, 2, 1 clinical
+    /// phases, 0.5 early phase 1, 0 preclinical, -1 clinical phase unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_phase: Option<serde_json::Number>,
+    /// E.g. `Small molecule`, `Antibody`, `Protein`, `Oligonucleotide`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub molecule_type: Option<String>,
+    /// `MOL` (has a structure), `SEQ` (biologic, defined by sequence) or `NONE`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structure_type: Option<String>,
+    /// For salts and other forms: the parent compound's CURIE, whose mechanisms and
+    /// targets this record's `uniprot` cross-references come from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// Year of first approval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_approval: Option<u32>,
+    /// The same compound elsewhere: `chembl`; `pubchem_substance` (PubChem SIDs, from
+    /// ChEMBL); `uniprot` (targets of its mechanisms of action); `drugbank`, `pdb`
+    /// (ligand code), `kegg`, `iuphar` and `pubchem_compound` (CID), from UniChem, omitted
+    /// when UniChem is unavailable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cross_references: Option<CrossReferences>,
+}
+
+/// Synonym types that name a compound officially, most authoritative first.
+const OFFICIAL_NAME_TYPES: [&str; 5] = ["INN", "USAN", "BAN", "JAN", "USP"];
+
+/// UniChem source numbers and the cross-reference key each fills (A.7).
+const UNICHEM_KEYS: [(u32, &str, XrefKey); 5] = [
+    (2, "drugbank", XrefKey::Drugbank),
+    (3, "pdb", XrefKey::Pdb),
+    (4, "gtopdb", XrefKey::Iuphar),
+    (6, "kegg_ligand", XrefKey::Kegg),
+    (22, "pubchem", XrefKey::PubchemCompound),
+];
+
+/// A max phase as a JSON number: whole phases as integers (`4`, not `4.0`).
+pub(crate) fn phase(value: f64) -> Option<serde_json::Number> {
+    if value.fract() == 0.0 && value.abs() < 1e9 {
+        Some(serde_json::Number::from(value as i64))
+    } else {
+        serde_json::Number::from_f64(value)
+    }
+}
+
+fn non_empty(s: Option<&str>) -> Option<String> {
+    s.map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
+impl Compound {
+    /// `{id, name, molecular_formula}`.
+    pub fn slim(m: &Molecule) -> Self {
+        Self {
+            id: ChemblId::curie_of_upstream(&m.molecule_chembl_id),
+            name: non_empty(m.pref_name.as_deref()).or_else(|| first_synonym(m)),
+            molecular_formula: m.formula().map(str::to_owned),
+            molecular_weight: None,
+            smiles: None,
+            inchi: None,
+            inchi_key: None,
+            canonical_name: None,
+            synonyms: None,
+            max_phase: None,
+            molecule_type: None,
+            structure_type: None,
+            parent_id: None,
+            first_approval: None,
+            cross_references: None,
+        }
+    }
+
+    /// Every field, with cross-references from ChEMBL, the targets' UniProt accessions
+    /// and (when it answered) UniChem.
+    pub fn full(m: &Molecule, extras: &Extras) -> Self {
+        let structures = m.molecule_structures.as_ref();
+        let mut synonyms: Vec<String> = Vec::new();
+        for text in m.molecule_synonyms.iter().filter_map(|s| s.text()) {
+            if !synonyms.iter().any(|s| s.eq_ignore_ascii_case(text)) {
+                synonyms.push(text.to_owned());
+            }
+        }
+        let parent = m.parent_chembl_id();
+        Self {
+            molecular_weight: m.molecule_properties.as_ref().and_then(|p| p.full_mwt),
+            smiles: non_empty(structures.and_then(|s| s.canonical_smiles.as_deref())),
+            inchi: non_empty(structures.and_then(|s| s.standard_inchi.as_deref())),
+            inchi_key: non_empty(structures.and_then(|s| s.standard_inchi_key.as_deref())),
+            canonical_name: official_name(m),
+            synonyms: (!synonyms.is_empty()).then_some(synonyms),
+            max_phase: m.max_phase.and_then(phase),
+            molecule_type: non_empty(m.molecule_type.as_deref()),
+            structure_type: non_empty(m.structure_type.as_deref()),
+            parent_id: (!parent.eq_ignore_ascii_case(&m.molecule_chembl_id))
+                .then(|| ChemblId::curie_of_upstream(parent)),
+            first_approval: m.first_approval,
+            cross_references: Some(cross_references(m, extras)),
+            ..Self::slim(m)
+        }
+    }
+}
+
+fn first_synonym(m: &Molecule) -> Option<String> {
+    m.molecule_synonyms
+        .iter()
+        .find_map(|s| s.text())
+        .map(str::to_owned)
+}
+
+fn official_name(m: &Molecule) -> Option<String> {
+    OFFICIAL_NAME_TYPES.iter().find_map(|wanted| {
+        m.molecule_synonyms
+            .iter()
+            .filter(|s| s.syn_type.as_deref() == Some(*wanted))
+            .find_map(|s| s.text())
+            .map(str::to_owned)
+    })
+}
+
+fn cross_references(m: &Molecule, extras: &Extras) -> CrossReferences {
+    let mut xrefs = CrossReferences::new();
+    xrefs.add(XrefKey::Chembl, &m.molecule_chembl_id);
+    // ChEMBL's own PubChem links are substance IDs ("SID: 144203627"), never CIDs (A.5).
+    for xref in &m.cross_references {
+        if xref.xref_src.as_deref() == Some("PubChem")
+            && let Some(id) = &xref.xref_id
+        {
+            xrefs.add(XrefKey::PubchemSubstance, id);
+        }
+    }
+    xrefs.extend(XrefKey::Uniprot, &extras.uniprot);
+    for source in &extras.unichem {
+        let key = UNICHEM_KEYS.iter().find(|(id, short, _)| match source.id {
+            Some(n) => n == *id,
+            None => source.short_name.as_deref() == Some(*short),
+        });
+        if let (Some((_, _, key)), Some(value)) = (key, &source.compound_id) {
+            xrefs.add(*key, value);
+        }
+    }
+    xrefs
+}
+
+/// What a full record adds to the molecule: its targets' accessions and UniChem's links.
+#[derive(Debug, Clone, Default)]
+pub struct Extras {
+    /// UniProt accessions of the targets of the parent's mechanisms.
+    pub uniprot: Vec<String>,
+    /// UniChem's source records (empty when UniChem failed).
+    pub unichem: Vec<UniChemSource>,
+}
+
+/// Fetch the extras of full records: mechanisms of every parent in one request, their
+/// targets in one request, and UniChem per compound (it has no batch form), all at once.
+/// UniChem is optional: a failure is logged and the records go without its keys; after
+/// the first failure the compounds not yet looked up do not ask it again. ChEMBL failures fail
+/// the call. `progress` advances by one per compound finished.
+pub async fn fetch_extras(
+    chembl: &ChemblClient,
+    unichem: &UniChemClient,
+    molecules: &[&Molecule],
+    progress: &Progress,
+) -> Result<HashMap<String, Extras>, ApiError> {
+    let accessions = async {
+        let mut parents: Vec<String> = Vec::new();
+        for m in molecules {
+            let parent = m.parent_chembl_id().to_ascii_uppercase();
+            if !parents.contains(&parent) {
+                parents.push(parent);
+            }
+        }
+        uniprot_by_parent(chembl, &parents).await
+    };
+    let unichem_down = Arc::new(AtomicBool::new(false));
+    // No more UniChem lookups in flight than UniChem's own concurrency cap: a lookup that
+    // has not started yet can still see that UniChem is down and skip it.
+    let width = unichem.http().config().max_concurrent.max(1);
+    let links = async {
+        // Owned futures in a Vec: a lazily mapped iterator here trips the compiler's
+        // `Send` inference for the tool future.
+        let lookups: Vec<_> = molecules
+            .iter()
+            .map(|m| {
+                let id = m.molecule_chembl_id.to_ascii_uppercase();
+                let down = unichem_down.clone();
+                async move {
+                    let sources = unichem_sources(unichem, &id, &down).await;
+                    (id, sources)
+                }
+            })
+            .collect();
+        let mut pending = futures::stream::iter(lookups).buffer_unordered(width);
+        let mut out = HashMap::new();
+        while let Some((id, sources)) = pending.next().await {
+            out.insert(id, sources);
+            progress.advance(1).await;
+        }
+        out
+    };
+    let (accessions, mut links) = futures::join!(accessions, links);
+    let accessions = accessions?;
+    Ok(molecules
+        .iter()
+        .map(|m| {
+            let id = m.molecule_chembl_id.to_ascii_uppercase();
+            let parent = m.parent_chembl_id().to_ascii_uppercase();
+            let extras = Extras {
+                uniprot: accessions.get(&parent).cloned().unwrap_or_default(),
+                unichem: links.remove(&id).unwrap_or_default(),
+            };
+            (id, extras)
+        })
+        .collect())
+}
+
+/// UniProt accessions per parent: mechanisms → targets → components, skipping
+/// components without an accession (RNA and other non-proteins).
+async fn uniprot_by_parent(
+    chembl: &ChemblClient,
+    parents: &[String],
+) -> Result<HashMap<String, Vec<String>>, ApiError> {
+    if parents.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let mechanisms = chembl.mechanisms(parents).await?;
+    let mut targets_of: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut all_targets: Vec<String> = Vec::new();
+    for mechanism in &mechanisms {
+        let (Some(molecule), Some(target)) =
+            (&mechanism.molecule_chembl_id, &mechanism.target_chembl_id)
+        else {
+            continue;
+        };
+        let target = target.to_ascii_uppercase();
+        let list = targets_of.entry(molecule.to_ascii_uppercase()).or_default();
+        if !list.contains(&target) {
+            list.push(target.clone());
+        }
+        if !all_targets.contains(&target) {
+            all_targets.push(target);
+        }
+    }
+    if all_targets.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let targets = chembl.targets(&all_targets).await?;
+    let mut accessions_of: HashMap<String, Vec<String>> = HashMap::new();
+    for target in &targets {
+        let Some(id) = &target.target_chembl_id else {
+            continue;
+        };
+        let accessions = target
+            .target_components
+            .iter()
+            .filter_map(|c| c.accession.as_deref())
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .map(str::to_owned);
+        accessions_of
+            .entry(id.to_ascii_uppercase())
+            .or_default()
+            .extend(accessions);
+    }
+    Ok(targets_of
+        .into_iter()
+        .map(|(molecule, targets)| {
+            let accessions = targets
+                .iter()
+                .filter_map(|t| accessions_of.get(t))
+                .flatten()
+                .cloned()
+                .collect();
+            (molecule, accessions)
+        })
+        .collect())
+}
+
+async fn unichem_sources(
+    unichem: &UniChemClient,
+    chembl_id: &str,
+    down: &AtomicBool,
+) -> Vec<UniChemSource> {
+    if down.load(Ordering::Relaxed) {
+        return Vec::new();
+    }
+    match unichem.sources_of(chembl_id).await {
+        Ok(sources) => sources,
+        Err(e) => {
+            if !down.swap(true, Ordering::Relaxed) {
+                tracing::warn!(
+                    compound = chembl_id,
+                    error = %e,
+                    "UniChem failed: returning ChEMBL records without drugbank, pdb, kegg, \
+                     iuphar and pubchem_compound cross-references"
+                );
+            }
+            Vec::new()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn molecule(v: serde_json::Value) -> Molecule {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn whole_phases_are_integers_and_fractions_stay() {
+        assert_eq!(json!(phase(4.0)), json!(4));
+        assert_eq!(json!(phase(0.5)), json!(0.5));
+        assert_eq!(json!(phase(-1.0)), json!(-1));
+    }
+
+    #[test]
+    fn the_official_name_prefers_inn_and_synonyms_are_deduplicated() {
+        let m = molecule(
+            json!({"molecule_chembl_id": "CHEMBL25", "pref_name": "ASPIRIN",
+            "molecule_synonyms": [
+                {"molecule_synonym": "Aspirin", "syn_type": "USAN"},
+                {"molecule_synonym": "ASPIRIN", "syn_type": "TRADE_NAME"},
+                {"molecule_synonym": "Acetylsalicylic Acid", "syn_type": "INN"}
+            ]}),
+        );
+        let c = Compound::full(&m, &Extras::default());
+        assert_eq!(c.canonical_name.as_deref(), Some("Acetylsalicylic Acid"));
+        assert_eq!(
+            c.synonyms,
+            Some(vec![
+                "Aspirin".to_owned(),
+                "Acetylsalicylic Acid".to_owned()
+            ])
+        );
+    }
+
+    #[test]
+    fn unnamed_molecules_borrow_a_synonym_and_nameless_ones_omit_it() {
+        let m = molecule(
+            json!({"molecule_chembl_id": "CHEMBL458500", "pref_name": null,
+            "molecule_synonyms": [{"molecule_synonym": "Isosorbide-2-Aspirinate", "syn_type": "OTHER"}]}),
+        );
+        assert_eq!(
+            Compound::slim(&m).name.as_deref(),
+            Some("Isosorbide-2-Aspirinate")
+        );
+        let m = molecule(json!({"molecule_chembl_id": "CHEMBL6939", "pref_name": null}));
+        assert_eq!(
+            serde_json::to_value(Compound::slim(&m)).unwrap(),
+            json!({"id": "CHEMBL:6939"})
+        );
+    }
+
+    #[test]
+    fn unichem_sources_fill_their_keys_by_number_or_name() {
+        let m = molecule(json!({"molecule_chembl_id": "CHEMBL25"}));
+        let unichem: Vec<UniChemSource> = serde_json::from_value(json!([
+            {"id": 1, "compoundId": "CHEMBL25"},
+            {"id": 2, "compoundId": "DB00945"},
+            {"id": 3, "compoundId": "AIN"},
+            {"id": 4, "compoundId": "4139"},
+            {"id": 6, "compoundId": "C01405"},
+            {"shortName": "pubchem", "compoundId": "2244"},
+            {"id": 7, "compoundId": "15365"},
+            {"id": 2, "compoundId": "not a drugbank id"}
+        ]))
+        .unwrap();
+        let c = Compound::full(
+            &m,
+            &Extras {
+                uniprot: vec!["P23219".into()],
+                unichem,
+            },
+        );
+        assert_eq!(
+            serde_json::to_value(c.cross_references).unwrap(),
+            json!({"uniprot": ["P23219"], "chembl": "CHEMBL25", "drugbank": "DB00945",
+                   "iuphar": "4139", "kegg": "C01405", "pdb": ["AIN"], "pubchem_compound": "2244"})
+        );
+    }
+
+    #[test]
+    fn salts_name_their_parent() {
+        let m = molecule(json!({"molecule_chembl_id": "CHEMBL1642",
+            "molecule_hierarchy": {"parent_chembl_id": "CHEMBL941"}}));
+        assert_eq!(
+            Compound::full(&m, &Extras::default()).parent_id.as_deref(),
+            Some("CHEMBL:941")
+        );
+        let m = molecule(json!({"molecule_chembl_id": "CHEMBL941",
+            "molecule_hierarchy": {"parent_chembl_id": "CHEMBL941"}}));
+        assert_eq!(Compound::full(&m, &Extras::default()).parent_id, None);
+    }
+}

@@ -1,0 +1,392 @@
+//! Serde types mirroring the upstream JSON of ChEMBL's web services and UniChem, tolerant of
+//! the ways it varies across releases.
+//!
+//! Field names come from `shared/upstream/API-chembl-igvf.md` part A (A.4–A.8) and the
+//! recorded responses in `shared/upstream/chembl/`. Only the fields the tools read are
+//! modelled; everything else is ignored. Types vary between releases (A.5): `max_phase` is
+//! an int (≤2023), a float or a string such as `"4.0"` (newer); decimals such as
+//! `full_mwt` are strings; identifiers may come as numbers. The `lenient` deserializers
+//! accept every form and turn anything unreadable into `None` rather than failing the
+//! whole response.
+
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+/// Deserializers that accept a value in any of the forms the upstream has used.
+mod lenient {
+    use super::*;
+
+    /// A number, a numeric string (`"180.16"`, `"4.0"`) or null. Other strings are `None`:
+    /// an unreadable optional number must not fail a whole record.
+    pub fn f64_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        Ok(match Option::<Value>::deserialize(d)? {
+            Some(Value::Number(n)) => n.as_f64(),
+            Some(Value::String(s)) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
+            _ => None,
+        })
+    }
+
+    /// A non-negative whole number, as a number or a string (`1950`, `"1950"`, `1950.0`).
+    pub fn u32_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+        let value = f64_opt(d)?;
+        Ok(value
+            .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= f64::from(u32::MAX))
+            .map(|f| f as u32))
+    }
+
+    /// A string, or a number written as a string (identifiers such as `xref_id`).
+    pub fn string_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+        Ok(match Option::<Value>::deserialize(d)? {
+            Some(Value::String(s)) if !s.trim().is_empty() => Some(s),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        })
+    }
+
+    /// A list, where the upstream may also send `null` for "none".
+    pub fn list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+    where
+        D: Deserializer<'de>,
+        T: Deserialize<'de>,
+    {
+        Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+    }
+}
+
+/// `page_meta` of a ChEMBL list or search response (A.3).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct PageMeta {
+    /// Results of the whole query.
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub total_count: Option<f64>,
+}
+
+impl PageMeta {
+    /// `total_count` as a count.
+    pub fn total(&self) -> Option<u64> {
+        self.total_count
+            .filter(|t| *t >= 0.0 && t.fract() == 0.0)
+            .map(|t| t as u64)
+    }
+}
+
+/// A molecule: the detail body of `/molecule/{id}.json`, and each element of the
+/// `molecules` list of `/molecule.json` and `/molecule/search.json` (A.4, A.5).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Molecule {
+    /// E.g. `CHEMBL25`.
+    pub molecule_chembl_id: String,
+    /// Preferred name, e.g. `ASPIRIN`; null for many research compounds.
+    #[serde(default)]
+    pub pref_name: Option<String>,
+    /// Highest development phase: 4 approved … 0.5 early phase 1, -1 unknown.
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub max_phase: Option<f64>,
+    /// E.g. `Small molecule`, `Antibody`, `Protein`.
+    #[serde(default)]
+    pub molecule_type: Option<String>,
+    /// `MOL`, `SEQ` (biologics) or `NONE`; the last two have no `molecule_structures`.
+    #[serde(default)]
+    pub structure_type: Option<String>,
+    /// Year of first approval.
+    #[serde(default, deserialize_with = "lenient::u32_opt")]
+    pub first_approval: Option<u32>,
+    /// The parent of a salt or other form; mechanisms are curated against the parent.
+    #[serde(default)]
+    pub molecule_hierarchy: Option<MoleculeHierarchy>,
+    /// Null for biologics and structureless molecules; for metal complexes only the
+    /// formula and weight are set.
+    #[serde(default)]
+    pub molecule_properties: Option<MoleculeProperties>,
+    /// Null when `structure_type` is `NONE` or `SEQ`.
+    #[serde(default)]
+    pub molecule_structures: Option<MoleculeStructures>,
+    /// Names by type (INN, USAN, trade names…).
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub molecule_synonyms: Vec<MoleculeSynonym>,
+    /// Links ChEMBL keeps itself: PubChem SIDs, DailyMed, Wikipedia, TG-GATEs (A.5).
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub cross_references: Vec<MoleculeXref>,
+    /// Search relevance, on `/molecule/search.json` only (A.4).
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub score: Option<f64>,
+}
+
+impl Molecule {
+    /// The parent's ChEMBL ID, or the molecule's own when it is a parent.
+    pub fn parent_chembl_id(&self) -> &str {
+        self.molecule_hierarchy
+            .as_ref()
+            .and_then(|h| h.parent_chembl_id.as_deref())
+            .filter(|p| !p.trim().is_empty())
+            .unwrap_or(&self.molecule_chembl_id)
+    }
+
+    /// `molecule_properties.full_molformula`.
+    pub fn formula(&self) -> Option<&str> {
+        self.molecule_properties
+            .as_ref()
+            .and_then(|p| p.full_molformula.as_deref())
+            .filter(|f| !f.trim().is_empty())
+    }
+}
+
+/// `molecule_hierarchy`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct MoleculeHierarchy {
+    /// The parent molecule (itself for parents).
+    #[serde(default)]
+    pub parent_chembl_id: Option<String>,
+}
+
+/// `molecule_properties` (only what the tools return).
+#[derive(Debug, Clone, Deserialize)]
+pub struct MoleculeProperties {
+    /// Molecular formula of the full molecule, e.g. `C9H8O4`.
+    #[serde(default)]
+    pub full_molformula: Option<String>,
+    /// Molecular weight of the full molecule, a decimal string such as `"180.16"`.
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub full_mwt: Option<f64>,
+}
+
+/// `molecule_structures`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct MoleculeStructures {
+    /// Canonical SMILES.
+    #[serde(default)]
+    pub canonical_smiles: Option<String>,
+    /// Standard InChI.
+    #[serde(default)]
+    pub standard_inchi: Option<String>,
+    /// Standard InChIKey.
+    #[serde(default)]
+    pub standard_inchi_key: Option<String>,
+}
+
+/// One entry of `molecule_synonyms`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct MoleculeSynonym {
+    /// The synonym as curated, e.g. `Acetylsalicylic Acid`.
+    #[serde(default)]
+    pub molecule_synonym: Option<String>,
+    /// `INN`, `USAN`, `TRADE_NAME`, `RESEARCH_CODE`…
+    #[serde(default)]
+    pub syn_type: Option<String>,
+    /// A normalised copy; the only name field in some 2017–2018 responses.
+    #[serde(default)]
+    pub synonyms: Option<String>,
+}
+
+impl MoleculeSynonym {
+    /// The synonym text, preferring the curated spelling.
+    pub fn text(&self) -> Option<&str> {
+        self.molecule_synonym
+            .as_deref()
+            .or(self.synonyms.as_deref())
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    }
+}
+
+/// One entry of a molecule's `cross_references`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct MoleculeXref {
+    /// The identifier in the other source (for PubChem: a substance ID, not a CID).
+    #[serde(default, deserialize_with = "lenient::string_opt")]
+    pub xref_id: Option<String>,
+    /// `PubChem`, `DailyMed`, `Wikipedia`, `TG-GATEs`.
+    #[serde(default)]
+    pub xref_src: Option<String>,
+}
+
+/// `/molecule.json` and `/molecule/search.json`: `{"molecules": [...], "page_meta": {...}}`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct MoleculePage {
+    /// This page's molecules.
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub molecules: Vec<Molecule>,
+    /// Paging; absent on some forms.
+    #[serde(default)]
+    pub page_meta: Option<PageMeta>,
+}
+
+/// A drug mechanism (A.4 `/mechanism.json`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Mechanism {
+    /// The molecule it was curated for (usually the parent).
+    #[serde(default)]
+    pub molecule_chembl_id: Option<String>,
+    /// Its target, e.g. `CHEMBL221`; null for mechanisms without a known target.
+    #[serde(default)]
+    pub target_chembl_id: Option<String>,
+}
+
+/// `/mechanism.json`: `{"mechanisms": [...], "page_meta": {...}}`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct MechanismPage {
+    /// This page's mechanisms.
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub mechanisms: Vec<Mechanism>,
+    /// Paging.
+    #[serde(default)]
+    pub page_meta: Option<PageMeta>,
+}
+
+/// A target (A.4 `/target.json`): only its components matter here.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Target {
+    /// E.g. `CHEMBL221`.
+    #[serde(default)]
+    pub target_chembl_id: Option<String>,
+    /// Proteins, RNA… of the target.
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub target_components: Vec<TargetComponent>,
+}
+
+/// One component of a target.
+#[derive(Debug, Clone, Deserialize)]
+pub struct TargetComponent {
+    /// UniProt accession; null for non-protein components such as ribosomal RNA.
+    #[serde(default)]
+    pub accession: Option<String>,
+}
+
+/// `/target.json`: `{"targets": [...], "page_meta": {...}}`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct TargetPage {
+    /// This page's targets (requests ask for all of them on one page).
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub targets: Vec<Target>,
+}
+
+/// ChEMBL's 400 body: `{"error_message": "..."}` (A.6).
+#[derive(Debug, Clone, Deserialize)]
+pub struct ChemblErrorBody {
+    /// E.g. `Search query too short`.
+    #[serde(default)]
+    pub error_message: Option<String>,
+}
+
+/// UniChem `POST /compounds` answer (A.8): `{"compounds": [{"sources": [...]}], ...}`.
+/// Only `compounds[].sources[]` with `id`, `compoundId` and `shortName` is verified by
+/// several clients; everything else is optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct UniChemAnswer {
+    /// The matched compounds (one for a source-ID query); absent when nothing matched.
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub compounds: Vec<UniChemCompound>,
+}
+
+/// One UniChem compound.
+#[derive(Debug, Clone, Deserialize)]
+pub struct UniChemCompound {
+    /// The compound's identifiers in each source.
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub sources: Vec<UniChemSource>,
+}
+
+/// One source record of a UniChem compound.
+#[derive(Debug, Clone, Deserialize)]
+pub struct UniChemSource {
+    /// UniChem source number: 2 DrugBank, 3 PDBe ligand, 4 Guide to Pharmacology,
+    /// 6 KEGG Ligand, 22 PubChem (A.7).
+    #[serde(default, deserialize_with = "lenient::u32_opt")]
+    pub id: Option<u32>,
+    /// The identifier in that source, e.g. `DB00945`.
+    #[serde(
+        default,
+        rename = "compoundId",
+        deserialize_with = "lenient::string_opt"
+    )]
+    pub compound_id: Option<String>,
+    /// E.g. `drugbank`; used when `id` is missing.
+    #[serde(default, rename = "shortName")]
+    pub short_name: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn molecule(v: Value) -> Molecule {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn max_phase_is_read_as_int_float_or_string() {
+        for (raw, expected) in [
+            (json!(4), Some(4.0)),
+            (json!(0.5), Some(0.5)),
+            (json!("4.0"), Some(4.0)),
+            (json!("-1"), Some(-1.0)),
+            (json!(null), None),
+            (json!("n/a"), None),
+        ] {
+            let m = molecule(json!({"molecule_chembl_id": "CHEMBL1", "max_phase": raw}));
+            assert_eq!(m.max_phase, expected, "{raw}");
+        }
+    }
+
+    #[test]
+    fn decimals_and_years_as_strings_or_numbers() {
+        let m = molecule(
+            json!({"molecule_chembl_id": "CHEMBL1", "first_approval": "1950",
+            "molecule_properties": {"full_molformula": "C9H8O4", "full_mwt": "180.16"}}),
+        );
+        assert_eq!(m.first_approval, Some(1950));
+        let props = m.molecule_properties.unwrap();
+        assert_eq!(props.full_mwt, Some(180.16));
+        let m = molecule(
+            json!({"molecule_chembl_id": "CHEMBL1", "first_approval": 1950.0,
+            "molecule_properties": {"full_mwt": 180.16}}),
+        );
+        assert_eq!(m.first_approval, Some(1950));
+        assert_eq!(m.molecule_properties.unwrap().full_mwt, Some(180.16));
+    }
+
+    #[test]
+    fn nulls_and_missing_lists_are_empty() {
+        let m = molecule(
+            json!({"molecule_chembl_id": "CHEMBL1", "molecule_synonyms": null,
+            "molecule_structures": null, "molecule_properties": null}),
+        );
+        assert!(m.molecule_synonyms.is_empty());
+        assert!(m.cross_references.is_empty());
+        assert!(m.molecule_structures.is_none());
+        assert_eq!(m.parent_chembl_id(), "CHEMBL1");
+        assert_eq!(m.formula(), None);
+    }
+
+    #[test]
+    fn xref_ids_may_be_numbers() {
+        let x: MoleculeXref =
+            serde_json::from_value(json!({"xref_id": 144203627, "xref_src": "PubChem"})).unwrap();
+        assert_eq!(x.xref_id.as_deref(), Some("144203627"));
+    }
+
+    #[test]
+    fn unichem_sources_tolerate_string_ids_and_missing_keys() {
+        let a: UniChemAnswer = serde_json::from_value(json!({"compounds": [{"sources": [
+            {"id": "2", "compoundId": "DB00945", "shortName": "drugbank"},
+            {"id": 22, "compoundId": 2244},
+            {"shortName": "pdb", "compoundId": "AIN"}
+        ]}]}))
+        .unwrap();
+        let s = &a.compounds[0].sources;
+        assert_eq!(s[0].id, Some(2));
+        assert_eq!(s[1].compound_id.as_deref(), Some("2244"));
+        assert_eq!(s[2].id, None);
+        let empty: UniChemAnswer =
+            serde_json::from_value(json!({"response": "Not found"})).unwrap();
+        assert!(empty.compounds.is_empty());
+    }
+
+    #[test]
+    fn the_salt_points_at_its_parent() {
+        let m = molecule(json!({"molecule_chembl_id": "CHEMBL1642",
+            "molecule_hierarchy": {"molecule_chembl_id": "CHEMBL1642", "parent_chembl_id": "CHEMBL941"}}));
+        assert_eq!(m.parent_chembl_id(), "CHEMBL941");
+    }
+}

@@ -1,0 +1,76 @@
+//! `chembl_get_compound`: one compound by CURIE, with cross-references to follow into other
+//! databases.
+//!
+//! Upstream calls for a full record: the molecule; then, at the same time, the parent's
+//! mechanisms followed by their targets (one request each), and UniChem. A slim record is
+//! the molecule request alone. An unknown ID (ChEMBL: 404 with an empty body, A.6) costs
+//! one more request: a search for close matches to suggest.
+
+use lifesciences_core::rmcp::schemars::{self, JsonSchema};
+use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::{ApiError, Parameters, lenient};
+use serde::Deserialize;
+
+use crate::compound::{Compound, fetch_extras};
+use crate::ids::ChemblId;
+use crate::progress::Progress;
+use crate::server::ChemblServer;
+use crate::tools::search_compounds::suggestions;
+
+/// Arguments of `chembl_get_compound`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GetCompoundArgs {
+    /// The compound's CURIE, exactly `CHEMBL:<number>`, e.g. `CHEMBL:25` (aspirin) or
+    /// `CHEMBL:941` (imatinib). Find it by name with `chembl_search_compounds`.
+    pub chembl_id: String,
+    /// `true` returns only `id`, `name` and `molecular_formula` (one upstream request);
+    /// default `false`: the full record with cross-references.
+    #[serde(default, deserialize_with = "lenient::opt_bool")]
+    pub slim: Option<bool>,
+}
+
+/// `ENTITY_NOT_FOUND` for a well-formed ID ChEMBL does not have, with close matches when
+/// a search finds any.
+pub(crate) async fn not_found(server: &ChemblServer, id: &ChemblId, raw: &str) -> ApiError {
+    let suggestions = suggestions(server, &id.upstream(), id).await;
+    ApiError::not_found(
+        format!("ChEMBL has no compound with the identifier '{id}'."),
+        "Check the identifier, or find the compound by name with chembl_search_compounds \
+         and use the id it returns.",
+        raw,
+    )
+    .with_suggestions(suggestions)
+}
+
+#[tool_router(router = get_router, vis = "pub(crate)")]
+impl ChemblServer {
+    /// Fetch one ChEMBL compound by CURIE: name, formula, weight, SMILES, InChI and key,
+    /// official name, synonyms, max phase, type, and `cross_references` to follow into
+    /// other databases (UniProt targets, PubChem CID and SIDs, DrugBank, PDB ligand, KEGG,
+    /// Guide to Pharmacology). Biologics and other structureless molecules come without
+    /// structure fields. Example: `{"chembl_id": "CHEMBL:25"}`.
+    #[tool(
+        title = "Get a ChEMBL compound",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
+    )]
+    async fn chembl_get_compound(
+        &self,
+        Parameters(args): Parameters<GetCompoundArgs>,
+    ) -> Result<Json<Compound>, ApiError> {
+        let args = args?;
+        let id: ChemblId = args.chembl_id.parse()?;
+        let Some(molecule) = self.chembl.molecule(&id).await? else {
+            return Err(not_found(self, &id, &args.chembl_id).await);
+        };
+        if args.slim.unwrap_or(false) {
+            return Ok(Json(Compound::slim(&molecule)));
+        }
+        let mut extras =
+            fetch_extras(&self.chembl, &self.unichem, &[&molecule], &Progress::none()).await?;
+        let extras = extras
+            .remove(&molecule.molecule_chembl_id.to_ascii_uppercase())
+            .unwrap_or_default();
+        Ok(Json(Compound::full(&molecule, &extras)))
+    }
+}

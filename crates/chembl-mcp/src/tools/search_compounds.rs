@@ -1,0 +1,324 @@
+//! `chembl_search_compounds`: ChEMBL's full-text molecule search, ranked by ChEMBL,
+//! scores normalised to 0–1, paged with opaque cursors.
+//!
+//! ChEMBL refuses search terms shorter than 3 characters with a 400 (A.4), so a
+//! 2-character query is answered instead by exact, case-insensitive matches on the
+//! preferred name and on synonyms (e.g. a code such as `5-FU` would be searched, `NO`
+//! looked up exactly).
+
+use lifesciences_core::rmcp::schemars::{self, JsonSchema};
+use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::{
+    ApiError, PaginationEnvelope, Parameters, SearchQuery, cursor, in_range, lenient,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::ids::ChemblId;
+use crate::models::{Molecule, MoleculePage};
+use crate::server::ChemblServer;
+
+/// ChEMBL's search needs at least this many characters (A.4).
+const UPSTREAM_MIN_CHARS: usize = 3;
+/// ChEMBL considers at most this many search hits (A.3).
+const UPSTREAM_MAX_HITS: u64 = 10_000;
+/// Exact matches fetched for a 2-character query (there are only ever a few).
+const EXACT_LIMIT: u32 = 100;
+
+/// Arguments of `chembl_search_compounds`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchCompoundsArgs {
+    /// What to look for: a drug or compound name, trade name, synonym, research code or
+    /// part of one, e.g. `imatinib`, `Gleevec`, `STI-571`, `acetylsal`. At least 2
+    /// characters; 2-character queries match names and synonyms exactly.
+    pub query: String,
+    /// Results per page, 1–100 (default 50).
+    #[serde(default, deserialize_with = "lenient::opt_u32")]
+    #[schemars(range(min = 1, max = 100))]
+    pub page_size: Option<u32>,
+    /// `pagination.cursor` from the previous page of the same query, to get the next page.
+    /// Omit for the first page.
+    #[serde(default)]
+    pub cursor: Option<String>,
+    /// `true` returns only `id`, `name` and `molecular_formula` per hit (quick triage);
+    /// default `false`.
+    #[serde(default, deserialize_with = "lenient::opt_bool")]
+    pub slim: Option<bool>,
+}
+
+/// One search hit.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct CompoundHit {
+    /// The compound's CURIE, e.g. `CHEMBL:941`: pass it to `chembl_get_compound`.
+    pub id: String,
+    /// ChEMBL's preferred name, e.g. `IMATINIB` (a synonym when ChEMBL has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Molecular formula, e.g. `C29H31N7O`; absent for biologics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub molecular_formula: Option<String>,
+    /// Molecular weight in g/mol.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub molecular_weight: Option<f64>,
+    /// Highest development phase: 4 approved … 0.5 early phase 1, -1 unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_phase: Option<serde_json::Number>,
+    /// E.g. `Small molecule`, `Antibody`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub molecule_type: Option<String>,
+    /// Relevance, 0–1, best first: ChEMBL's own score divided by the query's top score
+    /// (1 for exact matches of a 2-character query).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+}
+
+/// Where the next page starts, and the query's top score so later pages normalise
+/// against the same maximum as the first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+struct Position {
+    #[serde(rename = "o")]
+    offset: u64,
+    #[serde(rename = "t", default, skip_serializing_if = "Option::is_none")]
+    top_score: Option<f64>,
+}
+
+fn hit(m: &Molecule, score: f64, slim: bool) -> CompoundHit {
+    let base = crate::compound::Compound::slim(m);
+    let mut hit = CompoundHit {
+        id: base.id,
+        name: base.name,
+        molecular_formula: base.molecular_formula,
+        molecular_weight: None,
+        max_phase: None,
+        molecule_type: None,
+        score: None,
+    };
+    if !slim {
+        hit.molecular_weight = m.molecule_properties.as_ref().and_then(|p| p.full_mwt);
+        hit.max_phase = m.max_phase.and_then(crate::compound::phase);
+        hit.molecule_type = m.molecule_type.clone().filter(|t| !t.trim().is_empty());
+        hit.score = Some((score.clamp(0.0, 1.0) * 1000.0).round() / 1000.0);
+    }
+    hit
+}
+
+/// Normalised scores for a page of ChEMBL hits starting at `offset`: each score over the
+/// query's top score; by rank when ChEMBL gave no usable score.
+fn normalise(
+    molecules: &[Molecule],
+    offset: u64,
+    top: Option<f64>,
+    total: Option<u64>,
+) -> Vec<f64> {
+    let by_rank = |i: usize| {
+        let n = total.unwrap_or(offset + molecules.len() as u64).max(1) as f64;
+        1.0 - (offset + i as u64) as f64 / n
+    };
+    molecules
+        .iter()
+        .enumerate()
+        .map(|(i, m)| match (m.score, top) {
+            (Some(s), Some(t)) if t > 0.0 && s >= 0.0 => s / t,
+            _ => by_rank(i),
+        })
+        .collect()
+}
+
+/// Merge exact name matches and exact synonym matches, names first, without duplicates.
+fn merge_exact(by_name: MoleculePage, by_synonym: MoleculePage) -> Vec<Molecule> {
+    let mut merged: Vec<Molecule> = Vec::new();
+    for m in by_name.molecules.into_iter().chain(by_synonym.molecules) {
+        if !merged.iter().any(|k| {
+            k.molecule_chembl_id
+                .eq_ignore_ascii_case(&m.molecule_chembl_id)
+        }) {
+            merged.push(m);
+        }
+    }
+    merged
+}
+
+#[tool_router(router = search_router, vis = "pub(crate)")]
+impl ChemblServer {
+    /// Search ChEMBL compounds by name, trade name, synonym or part of one, ranked by
+    /// ChEMBL's relevance (score 0–1, best first), a page at a time. Returns CURIEs for
+    /// `chembl_get_compound`. Example: `{"query": "imatinib", "page_size": 5}`; next page:
+    /// `{"query": "imatinib", "page_size": 5, "cursor": "<pagination.cursor>"}`.
+    #[tool(
+        title = "Search ChEMBL compounds",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
+    )]
+    async fn chembl_search_compounds(
+        &self,
+        Parameters(args): Parameters<SearchCompoundsArgs>,
+    ) -> Result<Json<PaginationEnvelope<CompoundHit>>, ApiError> {
+        let args = args?;
+        let query = SearchQuery::parse(&args.query)?;
+        let page_size = in_range("page_size", args.page_size, 1, 100, 50)?;
+        let slim = args.slim.unwrap_or(false);
+        let scope = format!("chembl_search_compounds|{}", query.as_str().to_lowercase());
+        let position: Position = match args.cursor.as_deref().map(str::trim) {
+            Some(c) if !c.is_empty() => cursor::decode(c, &scope)?,
+            _ => Position::default(),
+        };
+        let offset = position.offset;
+
+        if query.as_str().chars().count() < UPSTREAM_MIN_CHARS {
+            let (by_name, by_synonym) = futures::try_join!(
+                self.chembl.by_exact_name(query.as_str(), EXACT_LIMIT),
+                self.chembl.by_exact_synonym(query.as_str(), EXACT_LIMIT),
+            )?;
+            let matches = merge_exact(by_name, by_synonym);
+            let total = matches.len() as u64;
+            let items: Vec<CompoundHit> = matches
+                .iter()
+                .skip(usize::try_from(offset).unwrap_or(usize::MAX))
+                .take(page_size as usize)
+                .map(|m| hit(m, 1.0, slim))
+                .collect();
+            let next = offset + items.len() as u64;
+            let cursor = (next < total).then(|| {
+                cursor::encode(
+                    &scope,
+                    &Position {
+                        offset: next,
+                        top_score: None,
+                    },
+                )
+            });
+            return Ok(Json(PaginationEnvelope::new(
+                items,
+                cursor,
+                Some(total),
+                page_size,
+            )));
+        }
+
+        // A CURIE is searched in ChEMBL's own spelling, which its index holds.
+        let text = match query.as_str().parse::<ChemblId>() {
+            Ok(id) => id.upstream(),
+            Err(_) => query.as_str().to_owned(),
+        };
+        let found = self.chembl.search(&text, offset, page_size).await?;
+        let total = found.page_meta.as_ref().and_then(|m| m.total());
+        let top_score = position.top_score.or_else(|| {
+            found
+                .molecules
+                .iter()
+                .filter_map(|m| m.score)
+                .fold(None, |best: Option<f64>, s| {
+                    Some(best.map_or(s, |b| b.max(s)))
+                })
+        });
+        let scores = normalise(&found.molecules, offset, top_score, total);
+        let items: Vec<CompoundHit> = found
+            .molecules
+            .iter()
+            .zip(scores)
+            .map(|(m, score)| hit(m, score, slim))
+            .collect();
+        let next = offset + items.len() as u64;
+        let has_more = !items.is_empty()
+            && next < UPSTREAM_MAX_HITS
+            && total.map_or(items.len() == page_size as usize, |t| next < t);
+        let cursor = has_more.then(|| {
+            cursor::encode(
+                &scope,
+                &Position {
+                    offset: next,
+                    top_score,
+                },
+            )
+        });
+        Ok(Json(PaginationEnvelope::new(
+            items, cursor, total, page_size,
+        )))
+    }
+}
+
+/// The CURIEs of the best search hits for `text`, for `ENTITY_NOT_FOUND` suggestions.
+/// Best effort: any failure means no suggestions.
+pub(crate) async fn suggestions(
+    server: &ChemblServer,
+    text: &str,
+    exclude: &ChemblId,
+) -> Vec<String> {
+    match server.chembl.search(text, 0, 3).await {
+        Ok(page) => page
+            .molecules
+            .iter()
+            .map(|m| ChemblId::curie_of_upstream(&m.molecule_chembl_id))
+            .filter(|id| *id != exclude.curie())
+            .take(3)
+            .collect(),
+        Err(e) => {
+            tracing::debug!(error = %e, "no suggestions: the search failed");
+            Vec::new()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn molecules(scores: &[Option<f64>]) -> Vec<Molecule> {
+        scores
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                serde_json::from_value(
+                    json!({"molecule_chembl_id": format!("CHEMBL{i}"), "score": s}),
+                )
+                .unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn scores_are_divided_by_the_query_top_score() {
+        let page = molecules(&[Some(20.0), Some(10.0), Some(5.0)]);
+        assert_eq!(
+            normalise(&page, 0, Some(20.0), Some(3)),
+            vec![1.0, 0.5, 0.25]
+        );
+        // A later page keeps the first page's maximum.
+        let page = molecules(&[Some(4.0)]);
+        assert_eq!(normalise(&page, 50, Some(20.0), Some(60)), vec![0.2]);
+    }
+
+    #[test]
+    fn missing_scores_fall_back_to_rank() {
+        let page = molecules(&[None, None]);
+        assert_eq!(normalise(&page, 0, None, Some(4)), vec![1.0, 0.75]);
+    }
+
+    #[test]
+    fn slim_hits_keep_only_id_name_and_formula() {
+        let m: Molecule = serde_json::from_value(json!({"molecule_chembl_id": "CHEMBL941",
+            "pref_name": "IMATINIB", "max_phase": "4.0", "molecule_type": "Small molecule",
+            "molecule_properties": {"full_molformula": "C29H31N7O", "full_mwt": "493.62"}}))
+        .unwrap();
+        assert_eq!(
+            serde_json::to_value(hit(&m, 1.0, true)).unwrap(),
+            json!({"id": "CHEMBL:941", "name": "IMATINIB", "molecular_formula": "C29H31N7O"})
+        );
+        assert_eq!(
+            serde_json::to_value(hit(&m, 0.12345, false)).unwrap(),
+            json!({"id": "CHEMBL:941", "name": "IMATINIB", "molecular_formula": "C29H31N7O",
+                   "molecular_weight": 493.62, "max_phase": 4, "molecule_type": "Small molecule",
+                   "score": 0.123})
+        );
+    }
+
+    #[test]
+    fn positions_round_trip_through_cursors() {
+        let p = Position {
+            offset: 50,
+            top_score: Some(17.0),
+        };
+        let c = cursor::encode("s", &p);
+        assert_eq!(cursor::decode::<Position>(&c, "s").unwrap(), p);
+    }
+}

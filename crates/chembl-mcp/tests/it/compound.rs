@@ -1,0 +1,416 @@
+//! `chembl_get_compound` through a real MCP client: full records and their
+//! cross-references, UniChem failures, strict IDs, unknown IDs, structureless molecules.
+
+use std::time::Duration;
+
+use lifesciences_core::ErrorCode;
+use lifesciences_core::testing::LogCapture;
+use serde_json::{Value, json};
+use wiremock::ResponseTemplate;
+
+use crate::support::{
+    Upstreams, chembl_get, mount_mechanisms, mount_molecule, mount_targets, mount_unichem,
+    mount_unknown_molecule, ok,
+};
+
+/// Everything a full CHEMBL:25 record needs.
+async fn mount_aspirin(up: &Upstreams) {
+    mount_molecule(up, "CHEMBL25", "molecule__CHEMBL25.json").await;
+    mount_mechanisms(
+        up,
+        "CHEMBL25",
+        "mechanism__molecule_chembl_id=CHEMBL25.json",
+    )
+    .await;
+    mount_targets(
+        up,
+        "CHEMBL221,CHEMBL230",
+        "2",
+        "target__target_chembl_id__in=CHEMBL221,CHEMBL230.json",
+    )
+    .await;
+}
+
+const ASPIRIN_SIDS: [&str; 14] = [
+    "144203627",
+    "144209315",
+    "144210466",
+    "170465039",
+    "17389202",
+    "17390036",
+    "174007205",
+    "26747283",
+    "26752858",
+    "47193676",
+    "50105490",
+    "85230910",
+    "87798",
+    "90340586",
+];
+
+#[tokio::test]
+async fn aspirin_has_its_structure_names_and_links_to_other_databases() {
+    let up = Upstreams::start().await;
+    mount_aspirin(&up).await;
+    mount_unichem(&up, "CHEMBL25", ok("unichem_compounds__CHEMBL25.json")).await;
+    let client = up.client().await;
+
+    let c = client
+        .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
+        .await;
+    assert_eq!(c["id"], "CHEMBL:25");
+    assert_eq!(c["name"], "ASPIRIN");
+    assert_eq!(c["molecular_formula"], "C9H8O4");
+    assert_eq!(c["molecular_weight"], 180.16);
+    assert_eq!(c["smiles"], "CC(=O)Oc1ccccc1C(=O)O");
+    assert_eq!(
+        c["inchi"],
+        "InChI=1S/C9H8O4/c1-6(10)13-8-5-3-2-4-7(8)9(11)12/h2-5H,1H3,(H,11,12)"
+    );
+    assert_eq!(c["inchi_key"], "BSYNRYMUTXBXSQ-UHFFFAOYSA-N");
+    assert_eq!(c["canonical_name"], "Acetylsalicylic Acid");
+    assert_eq!(c["max_phase"], 4);
+    assert_eq!(c["molecule_type"], "Small molecule");
+    assert_eq!(c["first_approval"], 1950);
+    let synonyms: Vec<&str> = c["synonyms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(synonyms.contains(&"Aspirin") && synonyms.contains(&"Durlaza"));
+    // "Acetylsalicylic Acid" (INN) and "Acetylsalicylic acid" (ATC) are one synonym.
+    assert_eq!(
+        synonyms
+            .iter()
+            .filter(|s| s.eq_ignore_ascii_case("acetylsalicylic acid"))
+            .count(),
+        1
+    );
+    assert!(c.get("parent_id").is_none(), "a parent has no parent_id");
+    assert_eq!(
+        c["cross_references"],
+        json!({
+            "uniprot": ["P23219", "P35354"],
+            "chembl": "CHEMBL25",
+            "drugbank": "DB00945",
+            "iuphar": "4139",
+            "kegg": "C01405",
+            "pdb": ["AIN"],
+            "pubchem_compound": "2244",
+            "pubchem_substance": ASPIRIN_SIDS,
+        })
+    );
+    // One request each: molecule, mechanisms, targets (all at once), UniChem.
+    assert_eq!(up.chembl_requests("/molecule/CHEMBL25.json").await.len(), 1);
+    assert_eq!(up.chembl_requests("/mechanism.json").await.len(), 1);
+    assert_eq!(up.chembl_requests("/target.json").await.len(), 1);
+    assert_eq!(up.unichem_requests().await.len(), 1);
+    client.close().await;
+}
+
+fn has_no_unichem_keys(c: &Value) {
+    for key in ["drugbank", "pdb", "kegg", "iuphar", "pubchem_compound"] {
+        assert!(c["cross_references"].get(key).is_none(), "{key} in {c}");
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn with_unichem_down_the_record_still_comes_back_without_its_keys() {
+    let logs = LogCapture::start();
+    let up = Upstreams::start().await;
+    mount_aspirin(&up).await;
+    mount_unichem(
+        &up,
+        "CHEMBL25",
+        ResponseTemplate::new(500).set_body_string("<html>Internal Server Error</html>"),
+    )
+    .await;
+    let client = up.client().await;
+
+    let c = client
+        .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
+        .await;
+    assert_eq!(c["smiles"], "CC(=O)Oc1ccccc1C(=O)O");
+    assert_eq!(
+        c["cross_references"]["uniprot"],
+        json!(["P23219", "P35354"])
+    );
+    assert_eq!(
+        c["cross_references"]["pubchem_substance"],
+        json!(ASPIRIN_SIDS)
+    );
+    has_no_unichem_keys(&c);
+    // A small retry budget: the first attempt and one retry.
+    assert_eq!(up.unichem_requests().await.len(), 2);
+    let logged = logs.contents();
+    assert!(logged.contains("UniChem failed"), "{logged}");
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_hanging_unichem_is_abandoned_after_its_short_timeout() {
+    let up = Upstreams::start().await;
+    mount_aspirin(&up).await;
+    mount_unichem(
+        &up,
+        "CHEMBL25",
+        ok("unichem_compounds__CHEMBL25.json").set_delay(Duration::from_secs(5)),
+    )
+    .await;
+    let client = up.client().await;
+
+    let started = std::time::Instant::now();
+    let c = client
+        .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
+        .await;
+    has_no_unichem_keys(&c);
+    assert_eq!(c["cross_references"]["chembl"], "CHEMBL25");
+    // Two attempts of 400 ms, not the 5 s UniChem takes.
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn slim_is_one_request_and_three_fields() {
+    let up = Upstreams::start().await;
+    mount_molecule(&up, "CHEMBL25", "molecule__CHEMBL25.json").await;
+    let client = up.client().await;
+    let c = client
+        .call_ok(
+            "chembl_get_compound",
+            json!({"chembl_id": "CHEMBL:25", "slim": true}),
+        )
+        .await;
+    assert_eq!(
+        c,
+        json!({"id": "CHEMBL:25", "name": "ASPIRIN", "molecular_formula": "C9H8O4"})
+    );
+    assert_eq!(up.chembl.received_requests().await.unwrap().len(), 1);
+    assert!(up.unichem_requests().await.is_empty());
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_salt_takes_its_targets_from_the_parents_mechanisms() {
+    let up = Upstreams::start().await;
+    mount_molecule(&up, "CHEMBL1642", "molecule__CHEMBL1642.json").await;
+    // Mechanisms are asked for the parent, CHEMBL941, not the salt.
+    mount_mechanisms(
+        &up,
+        "CHEMBL941",
+        "mechanism__molecule_chembl_id=CHEMBL941.json",
+    )
+    .await;
+    mount_targets(
+        &up,
+        "CHEMBL1862",
+        "1",
+        "target__target_chembl_id__in=CHEMBL1862.json",
+    )
+    .await;
+    mount_unichem(&up, "CHEMBL1642", ok("unichem_compounds__not_found.json")).await;
+    let client = up.client().await;
+
+    let c = client
+        .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:1642"}))
+        .await;
+    assert_eq!(c["name"], "IMATINIB MESYLATE");
+    assert_eq!(c["parent_id"], "CHEMBL:941");
+    assert_eq!(
+        c["cross_references"],
+        json!({"uniprot": ["P00519"], "chembl": "CHEMBL1642"})
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn rna_components_without_an_accession_are_skipped() {
+    let up = Upstreams::start().await;
+    mount_molecule(&up, "CHEMBL614", "molecule__CHEMBL614.json").await;
+    mount_mechanisms(
+        &up,
+        "CHEMBL614",
+        "mechanism__molecule_chembl_id=CHEMBL614.json",
+    )
+    .await;
+    mount_targets(
+        &up,
+        "CHEMBL2363965",
+        "1",
+        "target__target_chembl_id__in=CHEMBL2363965.json",
+    )
+    .await;
+    mount_unichem(&up, "CHEMBL614", ok("unichem_compounds__not_found.json")).await;
+    let client = up.client().await;
+
+    let c = client
+        .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:614"}))
+        .await;
+    // The recorded 70S ribosome: 60 components, 3 ribosomal RNAs without accession.
+    let uniprot = c["cross_references"]["uniprot"].as_array().unwrap();
+    assert_eq!(uniprot.len(), 57);
+    assert_eq!(uniprot[0], "P9WHE1");
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_compound_without_mechanisms_costs_no_target_request() {
+    let up = Upstreams::start().await;
+    mount_molecule(&up, "CHEMBL2109414", "molecule__CHEMBL2109414.json").await;
+    mount_mechanisms(&up, "CHEMBL2109414", "mechanism__empty.json").await;
+    mount_unichem(
+        &up,
+        "CHEMBL2109414",
+        ok("unichem_compounds__not_found.json"),
+    )
+    .await;
+    let client = up.client().await;
+    let c = client
+        .call_ok(
+            "chembl_get_compound",
+            json!({"chembl_id": "CHEMBL:2109414"}),
+        )
+        .await;
+    assert_eq!(c["cross_references"], json!({"chembl": "CHEMBL2109414"}));
+    assert!(up.chembl_requests("/target.json").await.is_empty());
+    client.close().await;
+}
+
+#[tokio::test]
+async fn an_unprefixed_id_is_unresolved_with_the_corrected_curie() {
+    let up = Upstreams::start().await;
+    let client = up.client().await;
+    let e = client
+        .call_err("chembl_get_compound", json!({"chembl_id": "CHEMBL123"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::UnresolvedEntity);
+    assert_eq!(e.recovery_hint, "Use format 'CHEMBL:123'");
+    assert_eq!(e.invalid_input.as_deref(), Some("CHEMBL123"));
+
+    let e = client
+        .call_err("chembl_get_compound", json!({"chembl_id": "aspirin"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::UnresolvedEntity);
+    assert!(e.recovery_hint.contains("chembl_search_compounds"));
+    assert!(up.chembl.received_requests().await.unwrap().is_empty());
+    client.close().await;
+}
+
+#[tokio::test]
+async fn an_unknown_id_is_entity_not_found() {
+    let up = Upstreams::start().await;
+    mount_unknown_molecule(&up, "CHEMBL99999999").await;
+    chembl_get(
+        "/molecule/search.json",
+        &[("q", "CHEMBL99999999"), ("limit", "3"), ("offset", "0")],
+    )
+    .respond_with(ok("molecule_search__empty.json"))
+    .expect(1)
+    .mount(&up.chembl)
+    .await;
+    let client = up.client().await;
+    let e = client
+        .call_err(
+            "chembl_get_compound",
+            json!({"chembl_id": "CHEMBL:99999999"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::EntityNotFound);
+    assert!(e.message.contains("CHEMBL:99999999"), "{}", e.message);
+    assert_eq!(e.invalid_input.as_deref(), Some("CHEMBL:99999999"));
+    assert!(e.suggestions.is_empty());
+    client.close().await;
+}
+
+#[tokio::test]
+async fn not_found_suggests_at_most_three_matches_when_the_search_finds_some() {
+    let up = Upstreams::start().await;
+    mount_unknown_molecule(&up, "CHEMBL2500").await;
+    // Whatever the search ranks first is offered, three at most.
+    chembl_get(
+        "/molecule/search.json",
+        &[("q", "CHEMBL2500"), ("limit", "3"), ("offset", "0")],
+    )
+    .respond_with(ok("molecule_search__q=aspirin.json"))
+    .mount(&up.chembl)
+    .await;
+    let client = up.client().await;
+    let e = client
+        .call_err("chembl_get_compound", json!({"chembl_id": "CHEMBL:2500"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::EntityNotFound);
+    assert_eq!(
+        e.suggestions,
+        ["CHEMBL:25", "CHEMBL:2260549", "CHEMBL:458500"]
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_failing_suggestion_search_still_reports_not_found() {
+    let up = Upstreams::start().await;
+    mount_unknown_molecule(&up, "CHEMBL7").await;
+    chembl_get(
+        "/molecule/search.json",
+        &[("q", "CHEMBL7"), ("limit", "3"), ("offset", "0")],
+    )
+    .respond_with(ResponseTemplate::new(500))
+    .mount(&up.chembl)
+    .await;
+    let client = up.client().await;
+    let e = client
+        .call_err("chembl_get_compound", json!({"chembl_id": "CHEMBL:7"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::EntityNotFound);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn structureless_molecules_are_valid_records() {
+    let up = Upstreams::start().await;
+    let cases = [
+        ("CHEMBL2109414", "Antibody", "SEQ", None),
+        ("CHEMBL2108458", "Small molecule", "NONE", None), // polymer
+        (
+            "CHEMBL364516",
+            "Small molecule",
+            "NONE",
+            Some(("C26H25FeN3O2", 467.34)),
+        ), // metal complex
+        ("CHEMBL3544956", "Small molecule", "NONE", None),
+    ];
+    for (id, ..) in &cases {
+        mount_molecule(&up, id, &format!("molecule__{id}.json")).await;
+        mount_mechanisms(&up, id, "mechanism__empty.json").await;
+        mount_unichem(&up, id, ok("unichem_compounds__not_found.json")).await;
+    }
+    let client = up.client().await;
+    for (id, molecule_type, structure_type, formula) in cases {
+        let curie = format!("CHEMBL:{}", &id[6..]);
+        let c = client
+            .call_ok("chembl_get_compound", json!({"chembl_id": curie}))
+            .await;
+        assert_eq!(c["id"], curie);
+        assert!(c["name"].is_string(), "{c}");
+        assert_eq!(c["molecule_type"], molecule_type);
+        assert_eq!(c["structure_type"], structure_type);
+        for key in ["smiles", "inchi", "inchi_key"] {
+            assert!(c.get(key).is_none(), "{id} has {key}");
+        }
+        match formula {
+            Some((f, w)) => {
+                assert_eq!(c["molecular_formula"], f);
+                assert_eq!(c["molecular_weight"], w);
+            }
+            None => assert!(c.get("molecular_formula").is_none(), "{c}"),
+        }
+        assert!(c["max_phase"].is_number());
+        assert_eq!(c["cross_references"]["chembl"], id);
+    }
+    client.close().await;
+}

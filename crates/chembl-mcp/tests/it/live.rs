@@ -1,0 +1,97 @@
+//! Opt-in checks against the real ChEMBL and UniChem (`cargo xtask live`): ignored, and
+//! they return early unless `LIFESCIENCES_LIVE=1`. Never run in CI.
+
+use chembl_mcp::ChemblServer;
+use lifesciences_core::McpServer;
+use lifesciences_core::testing::McpTestClient;
+use serde_json::json;
+
+fn live() -> bool {
+    std::env::var("LIFESCIENCES_LIVE").as_deref() == Ok("1")
+}
+
+async fn client() -> McpTestClient {
+    McpTestClient::connect(ChemblServer::from_env().unwrap()).await
+}
+
+#[tokio::test]
+#[ignore = "live: reaches ChEMBL; run with cargo xtask live"]
+async fn live_search_finds_imatinib_and_aspirin() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    let page = client
+        .call_ok(
+            "chembl_search_compounds",
+            json!({"query": "imatinib", "page_size": 5}),
+        )
+        .await;
+    let ids: Vec<&str> = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"CHEMBL:941"), "{ids:?}");
+    let page = client
+        .call_ok(
+            "chembl_search_compounds",
+            json!({"query": "aspirin", "page_size": 5}),
+        )
+        .await;
+    assert_eq!(page["items"][0]["id"], "CHEMBL:25");
+    // ChEMBL refuses 2-character searches; the exact lookups must still answer.
+    client
+        .call_ok("chembl_search_compounds", json!({"query": "He"}))
+        .await;
+    client.close().await;
+}
+
+#[tokio::test]
+#[ignore = "live: reaches ChEMBL and UniChem; run with cargo xtask live"]
+async fn live_aspirin_has_its_cross_references() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    let c = client
+        .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
+        .await;
+    assert_eq!(c["molecular_formula"], "C9H8O4");
+    assert_eq!(c["inchi_key"], "BSYNRYMUTXBXSQ-UHFFFAOYSA-N");
+    let x = &c["cross_references"];
+    assert_eq!(x["chembl"], "CHEMBL25");
+    assert!(
+        x["uniprot"].as_array().is_some_and(|u| !u.is_empty()),
+        "{x}"
+    );
+    // UniChem is optional by design; report what it gave.
+    eprintln!("live CHEMBL:25 cross_references: {x}");
+    client.close().await;
+}
+
+#[tokio::test]
+#[ignore = "live: reaches ChEMBL; run with cargo xtask live"]
+async fn live_unknown_ids_and_batches() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    let e = client
+        .call_err(
+            "chembl_get_compound",
+            json!({"chembl_id": "CHEMBL:99999999"}),
+        )
+        .await;
+    assert_eq!(e.code, lifesciences_core::ErrorCode::EntityNotFound);
+    let batch = client
+        .call_ok(
+            "chembl_get_compounds_batch",
+            json!({"chembl_ids": ["CHEMBL:941", "CHEMBL:25", "CHEMBL:99999999", "CHEMBL25"]}),
+        )
+        .await;
+    assert_eq!(batch["found"], 2);
+    assert_eq!(batch["items"][0]["id"], "CHEMBL:941");
+    client.close().await;
+}
