@@ -131,17 +131,19 @@ impl EnsemblClient {
 
     /// `GET xrefs/symbol/{species}/{symbol}?object_type=gene`: the stable IDs of the genes
     /// whose symbol or synonym is exactly `symbol` (B.3; `[]` when none). A 400 (a symbol
-    /// Ensembl cannot parse) means no match.
+    /// Ensembl cannot parse) means no match, and so does a symbol that cannot be a path
+    /// segment (`..`), without a request: it is a search query, not an identifier to refuse.
     pub async fn gene_ids_for_symbol(
         &self,
         species: &str,
         symbol: &str,
     ) -> Result<Vec<String>, ApiError> {
-        let path = format!(
-            "xrefs/symbol/{}/{}",
-            encode_path_segment(species)?,
-            encode_path_segment(symbol)?
-        );
+        let species_segment = encode_path_segment(species)?;
+        let Ok(symbol_segment) = encode_path_segment(symbol) else {
+            tracing::debug!(symbol, "not a path segment: no exact-symbol request");
+            return Ok(Vec::new());
+        };
+        let path = format!("xrefs/symbol/{species_segment}/{symbol_segment}");
         match self
             .get_json::<Vec<XrefSymbolHit>>(&path, &[("object_type", "gene")])
             .await
@@ -166,6 +168,16 @@ impl EnsemblClient {
     }
 }
 
+/// EBI Search's answer to a gene search.
+#[derive(Debug)]
+pub struct GeneSearch {
+    /// The hits, in EBI Search's relevance order.
+    pub result: EbiSearchResult,
+    /// A species was asked for, EBI Search refused the query with the species clause,
+    /// and `result` is the search of all species (`hitCount` counts them all).
+    pub species_clause_dropped: bool,
+}
+
 /// EBI Search, whose `ensembl_gene` domain gives free-text gene search (B.7).
 #[derive(Debug, Clone)]
 pub struct EbiSearchClient {
@@ -181,9 +193,30 @@ impl LifeSciencesClient for EbiSearchClient {
 /// The `ensembl_gene` fields the search reads (B.7).
 const EBI_GENE_FIELDS: &str = "id,description,gene_name,species";
 
-/// Lucene's special characters (EBI Search is built on Lucene): escaped so that the
-/// user's words are matched as words, and a stray `:` or `(` cannot become query syntax.
+/// The user's text as Lucene words (EBI Search is built on Lucene): special characters
+/// are escaped, so a stray `:` or `(` cannot become query syntax, and the operator words
+/// `AND`, `OR`, `NOT` are quoted, whatever their case (some Lucene parsers also take
+/// `and`/`or` as operators), so "tumor AND protein" or a gene named "NOT" cannot change
+/// the query's logic. A quoted single word matches as the word does.
 fn escape_lucene(text: &str) -> String {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|word| {
+            if ["AND", "OR", "NOT"]
+                .iter()
+                .any(|op| word.eq_ignore_ascii_case(op))
+            {
+                format!("\"{word}\"")
+            } else {
+                escape_lucene_chars(word)
+            }
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// Lucene's special characters, each preceded by a backslash.
+fn escape_lucene_chars(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         if matches!(
@@ -233,8 +266,43 @@ impl EbiSearchClient {
     }
 
     /// `GET ensembl_gene?query=…&fields=…&start=…&size=…&format=json`: genes ranked by
-    /// EBI Search's relevance.
+    /// EBI Search's relevance, of one species when `scientific_name` is given.
+    ///
+    /// The `species:"…"` clause is unverified (B.7, D): if EBI Search answers 400 to a
+    /// query with it, the words are searched once more without it, and the answer says
+    /// so ([`GeneSearch::species_clause_dropped`]); the caller then keeps that species'
+    /// hits itself.
     pub async fn search_genes(
+        &self,
+        text: &str,
+        scientific_name: Option<&str>,
+        start: u64,
+        size: u32,
+    ) -> Result<GeneSearch, ApiError> {
+        match self.search_page(text, scientific_name, start, size).await {
+            Ok(result) => Ok(GeneSearch {
+                result,
+                species_clause_dropped: false,
+            }),
+            Err(e) if scientific_name.is_some() && e.upstream_status() == Some(400) => {
+                tracing::warn!(
+                    species = scientific_name,
+                    error = %e,
+                    "EBI Search refused the query with its species clause; searching all \
+                     species and keeping that species' hits"
+                );
+                let result = self.search_page(text, None, start, size).await?;
+                Ok(GeneSearch {
+                    result,
+                    species_clause_dropped: true,
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// One `GET ensembl_gene` request.
+    async fn search_page(
         &self,
         text: &str,
         scientific_name: Option<&str>,
@@ -269,6 +337,28 @@ mod tests {
         assert_eq!(
             ebi_gene_query("BRCA1", Some("Homo sapiens")),
             r#"(BRCA1) AND species:"Homo sapiens""#
+        );
+    }
+
+    #[test]
+    fn operator_words_are_plain_words() {
+        assert_eq!(
+            ebi_gene_query("tumor AND protein", None),
+            r#"tumor "AND" protein"#
+        );
+        assert_eq!(ebi_gene_query("NOT", None), r#""NOT""#);
+        assert_eq!(
+            ebi_gene_query("p53 or Not  kinase", None),
+            r#"p53 "or" "Not" kinase"#
+        );
+        assert_eq!(
+            ebi_gene_query("OR", Some("Homo sapiens")),
+            r#"("OR") AND species:"Homo sapiens""#
+        );
+        // Only whole words: ANDROGEN, NOTCH1 and an escaped `NOT:` are terms already.
+        assert_eq!(
+            ebi_gene_query("ANDROGEN NOTCH1 NOT:", None),
+            r"ANDROGEN NOTCH1 NOT\:"
         );
     }
 

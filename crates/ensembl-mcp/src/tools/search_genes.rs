@@ -4,11 +4,12 @@
 //!
 //! 1. **Exact matches** from Ensembl REST `xrefs/symbol/{species}/{query}` (gene symbols
 //!    and synonyms, B.3), ranked first: score 1.0 when the gene's symbol is the query,
-//!    0.9 when a synonym is. Only for queries without spaces (symbols have none). Without
-//!    a species they are looked up in human.
+//!    0.9 when a synonym is. Only for queries without spaces (symbols have none) that can
+//!    be a path segment (not `..`). Without a species they are looked up in human.
 //! 2. **Free text** from EBI Search's `ensembl_gene` domain (all species, or one), in EBI
 //!    Search's relevance order, scored from 0.8 down by rank; genes already listed as
-//!    exact matches are skipped.
+//!    exact matches are skipped. Should EBI Search refuse the species clause, all species
+//!    are searched and the others' hits dropped here (the cursor remembers it).
 //!
 //! Symbols, names, biotypes and species of a whole page come from one `POST lookup/id`
 //! (up to 1000 IDs per request), never one request per hit. Both first requests go out
@@ -124,10 +125,15 @@ pub struct GeneCandidate {
 }
 
 /// Where the next page starts: exact matches already shown, and EBI Search's offset.
+/// `a` is set once EBI Search has refused the species clause: from then on its list is
+/// that of all species (the offset counts in it), filtered here, so later pages do not
+/// try the clause again. Omitted when false, so cursors without it still read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 struct Position {
     x: usize,
     e: u64,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    a: bool,
 }
 
 /// Symbols and synonyms have no spaces; free text skips the exact-match request.
@@ -295,13 +301,21 @@ impl EnsemblServer {
         };
         let text = self.ebi_search.search_genes(
             query,
-            species.as_ref().map(|s| s.scientific_name.as_str()),
+            species
+                .as_ref()
+                .filter(|_| !position.a)
+                .map(|s| s.scientific_name.as_str()),
             position.e,
             text_request_size(page_size),
         );
         let (exact, text) = tokio::join!(exact, text);
+        let (exact, text) = (exact?, text?);
+        let position = Position {
+            a: position.a || text.species_clause_dropped,
+            ..position
+        };
 
-        let plan = PagePlan::new(position, page_size, &exact?, text?, species.as_ref());
+        let plan = PagePlan::new(position, page_size, &exact, text.result, species.as_ref());
         let wanted = plan.lookup_ids();
         let genes = if wanted.is_empty() {
             HashMap::new()
@@ -337,7 +351,8 @@ struct PagePlan {
     next: Position,
     has_more: bool,
     /// EBI Search's `hitCount` when there is no exact match; with exact matches neither
-    /// upstream knows the merged total.
+    /// upstream knows the merged total, and after the species clause was dropped the
+    /// count is that of all species.
     total: Option<u64>,
 }
 
@@ -367,6 +382,7 @@ impl PagePlan {
         let next = Position {
             x: position.x + shown_exact,
             e: position.e + examined as u64,
+            a: position.a,
         };
         // An empty answer ends the list even if `hitCount` promised more: a cursor that
         // cannot advance would send an agent round in circles.
@@ -378,7 +394,7 @@ impl PagePlan {
                 });
         Self {
             has_more: next.x < exact_ids.len() || more_text,
-            total: if exact_ids.is_empty() {
+            total: if exact_ids.is_empty() && !position.a {
                 text.hit_count
             } else {
                 None
@@ -560,6 +576,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn once_the_species_clause_is_dropped_the_total_is_unknown_and_it_stays_dropped() {
+        let human = Species {
+            production_name: "homo_sapiens".into(),
+            scientific_name: "Homo sapiens".into(),
+        };
+        let answer = || EbiSearchResult {
+            hit_count: Some(6),
+            entries: vec![
+                entry("ENSG00000141510", "Homo sapiens"),
+                entry("ENSMUSG00000060126", "Mus musculus"),
+                entry("ENSG00000073282", "Homo sapiens"),
+            ],
+        };
+        let scoped = PagePlan::new(Position::default(), 2, &[], answer(), Some(&human));
+        assert_eq!(scoped.total, Some(6));
+        assert!(!scoped.next.a);
+        let dropped = Position {
+            a: true,
+            ..Position::default()
+        };
+        let plan = PagePlan::new(dropped, 2, &[], answer(), Some(&human));
+        assert_eq!(plan.total, None, "hitCount counts every species");
+        assert_eq!(
+            plan.next,
+            Position {
+                x: 0,
+                e: 3,
+                a: true
+            }
+        );
+        assert!(plan.has_more);
+        // Cursors without the flag (all earlier ones) still read, and it is omitted
+        // when false.
+        assert_eq!(
+            serde_json::to_value(Position {
+                x: 1,
+                e: 2,
+                a: false
+            })
+            .unwrap(),
+            json!({"x": 1, "e": 2})
+        );
+        let old: Position = serde_json::from_value(json!({"x": 1, "e": 2})).unwrap();
+        assert!(!old.a);
     }
 
     #[test]

@@ -4,9 +4,10 @@
 use std::collections::HashSet;
 
 use lifesciences_core::ErrorCode;
+use lifesciences_core::testing::LogCapture;
 use serde_json::{Value, json};
-use wiremock::Mock;
 use wiremock::matchers::{path, query_param};
+use wiremock::{Mock, ResponseTemplate};
 
 use crate::support::{EbiPages, Upstream, fixtures};
 
@@ -343,5 +344,185 @@ async fn a_list_shorter_than_its_hit_count_still_ends() {
         .await;
     assert!(ids(&second).is_empty());
     assert!(second["pagination"]["cursor"].is_null());
+    client.close().await;
+}
+
+/// A query that cannot be a URL path segment ("..") is still searched as free text: the
+/// exact-symbol request is skipped instead of refusing the query as "not an identifier".
+#[tokio::test]
+async fn a_query_that_cannot_be_a_path_segment_is_searched_as_free_text() {
+    let upstream = Upstream::start().await;
+    let client = upstream.client().await;
+    let page = client
+        .call_ok("ensembl_search_genes", json!({"query": " .. "}))
+        .await;
+    assert!(ids(&page).is_empty());
+    assert!(
+        upstream
+            .requests()
+            .await
+            .iter()
+            .all(|r| !r.url.path().contains("/xrefs/symbol/")),
+        "no exact-symbol request"
+    );
+    let ebi = upstream.requests_to("/ebisearch/ensembl_gene").await;
+    assert_eq!(ebi.len(), 1);
+    assert!(
+        ebi[0]
+            .url
+            .query_pairs()
+            .any(|(k, v)| k == "query" && v == "..")
+    );
+    client.close().await;
+}
+
+/// The `query` parameter of each EBI Search request, in order.
+async fn ebi_queries(upstream: &Upstream) -> Vec<String> {
+    upstream
+        .requests_to("/ebisearch/ensembl_gene")
+        .await
+        .iter()
+        .filter_map(|r| {
+            r.url
+                .query_pairs()
+                .find(|(k, _)| k == "query")
+                .map(|(_, v)| v.into_owned())
+        })
+        .collect()
+}
+
+/// EBI Search refusing the `species:"…"` clause (its syntax is unverified, API notes
+/// B.7/D) does not sink the search: the words are searched again without it, the hits
+/// of other species are dropped locally, the total is unknown, and later pages go
+/// straight to the search without the clause.
+#[tokio::test(flavor = "current_thread")]
+async fn a_refused_species_clause_is_retried_without_it() {
+    let logs = LogCapture::start();
+    let upstream = Upstream::start().await;
+    let with_clause = r#"(tumor protein) AND species:"Homo sapiens""#;
+    Mock::given(path("/ebisearch/ensembl_gene"))
+        .and(query_param("query", with_clause))
+        .respond_with(
+            ResponseTemplate::new(400)
+                .set_body_json(json!({"errorMessage": "unknown field 'species'"})),
+        )
+        .with_priority(1)
+        .mount(&upstream.mock)
+        .await;
+    let client = upstream.client().await;
+    let human = [
+        "ENSG00000141510",
+        "ENSG00000073282",
+        "ENSG00000078900",
+        "ENSG00000076554",
+        "ENSG00000133112",
+    ];
+
+    let page = client
+        .call_ok(
+            "ensembl_search_genes",
+            json!({"query": "tumor protein", "species": "human"}),
+        )
+        .await;
+    assert_eq!(ids(&page), human);
+    assert_ranked(&page);
+    assert_eq!(
+        page["pagination"],
+        json!({"cursor": null, "total_count": null, "page_size": 50}),
+        "hitCount counts every species: the total is unknown"
+    );
+    assert_eq!(ebi_queries(&upstream).await, [with_clause, "tumor protein"]);
+    let log = logs.contents();
+    assert!(log.contains("species clause"), "{log}");
+    assert!(log.contains("WARN"), "{log}");
+
+    // Page by page: only the first page tries the clause.
+    let mut seen: Vec<String> = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..10 {
+        let mut args = json!({"query": "tumor protein", "species": "human", "page_size": 2});
+        if let Some(c) = &cursor {
+            args["cursor"] = json!(c);
+        }
+        let page = client.call_ok("ensembl_search_genes", args).await;
+        seen.extend(ids(&page));
+        match page["pagination"]["cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(seen, human);
+    let queries = ebi_queries(&upstream).await;
+    assert_eq!(
+        queries.iter().filter(|q| *q == with_clause).count(),
+        2,
+        "{queries:?}"
+    );
+    client.close().await;
+}
+
+/// Without a species there is no clause to drop: a 400 is an error at once; with one,
+/// the search without the clause is tried once, and its refusal is the answer.
+#[tokio::test]
+async fn a_refused_search_is_retried_at_most_once() {
+    let upstream = Upstream::start().await;
+    for query in ["zz top", r#"(zz top) AND species:"Homo sapiens""#] {
+        Mock::given(path("/ebisearch/ensembl_gene"))
+            .and(query_param("query", query))
+            .respond_with(ResponseTemplate::new(400).set_body_string("bad query"))
+            .with_priority(1)
+            .mount(&upstream.mock)
+            .await;
+    }
+    let client = upstream.client().await;
+    let e = client
+        .call_err("ensembl_search_genes", json!({"query": "zz top"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::UpstreamError);
+    assert_eq!(upstream.count("/ebisearch/ensembl_gene").await, 1);
+    let e = client
+        .call_err(
+            "ensembl_search_genes",
+            json!({"query": "zz top", "species": "human"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::UpstreamError);
+    assert!(e.message.contains("EBI Search"), "{}", e.message);
+    assert_eq!(upstream.count("/ebisearch/ensembl_gene").await, 3);
+    client.close().await;
+}
+
+/// Lucene's operator words in the user's text are sent as quoted words, so
+/// "tumor AND protein" or a gene named "NOT" cannot change the query's logic; the
+/// exact-symbol request still asks for the symbol as typed.
+#[tokio::test]
+async fn operator_words_are_searched_as_words() {
+    let upstream = Upstream::start().await;
+    let client = upstream.client().await;
+    client
+        .call_ok(
+            "ensembl_search_genes",
+            json!({"query": "tumor AND protein"}),
+        )
+        .await;
+    client
+        .call_ok(
+            "ensembl_search_genes",
+            json!({"query": "NOT", "species": "human"}),
+        )
+        .await;
+    assert_eq!(
+        ebi_queries(&upstream).await,
+        [
+            r#"tumor "AND" protein"#,
+            r#"("NOT") AND species:"Homo sapiens""#
+        ]
+    );
+    assert_eq!(
+        upstream
+            .count("/ensembl/xrefs/symbol/homo_sapiens/NOT")
+            .await,
+        1
+    );
     client.close().await;
 }
