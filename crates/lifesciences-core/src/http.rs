@@ -298,6 +298,14 @@ impl HttpClient {
     /// bunch up and burst past the rate later), then a rate-limit permit, then the call.
     async fn attempt(&self, prepared: &Prepared) -> Result<Bytes, Failure> {
         let config = &self.inner.config;
+        // Build the client (first use only) before taking a rate permit: a permit must be
+        // spent on sending, or the next request could go out less than a period later.
+        let client = self
+            .inner
+            .client
+            .get_or_init(|| build_reqwest(config).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| Failure::Connect(e.clone()))?;
         let _slot = self
             .inner
             .permits
@@ -306,12 +314,6 @@ impl HttpClient {
             .map_err(|_| Failure::Transport("the client is shutting down".into()))?;
         self.wait_for_rate_permit().await;
 
-        let client = self
-            .inner
-            .client
-            .get_or_init(|| build_reqwest(config).map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(|e| Failure::Connect(e.clone()))?;
         let started = std::time::Instant::now();
         let mut request = client
             .request(prepared.method.clone(), prepared.url.clone())
