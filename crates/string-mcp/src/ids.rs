@@ -29,30 +29,29 @@ impl Species {
     /// The default species of every STRING tool: Homo sapiens.
     pub const HUMAN: Species = Species::Taxon(9606);
 
-    /// Parse what a caller sent for `species`; anything else is `INVALID_INPUT` with the
-    /// accepted forms (and the taxon of a common name, when the caller wrote one).
+    /// Parse what a caller sent for `species`: a taxon, a STRING genome ID, or a common
+    /// name such as `human` (9606; see [`COMMON_SPECIES`]). Anything else is
+    /// `INVALID_INPUT` with the accepted forms.
     pub fn parse(raw: &str) -> Result<Self, ApiError> {
         let trimmed = raw.trim();
         if let Some(species) = Self::parse_form(trimmed) {
             return Ok(species);
         }
-        let hint = match common_name_taxon(trimmed) {
-            Some((name, taxon)) => format!(
-                "Use the NCBI taxon ID, e.g. {taxon} for {name}. STRING takes a positive integer \
-                 taxon (9606 human, 10090 mouse, 7227 fruit fly) or a STRING genome ID such as \
-                 'STRG0A31YWK'."
-            ),
-            None => "Use an NCBI taxon ID as a positive integer (9606 human, 10090 mouse, 10116 \
-                     rat, 7955 zebrafish, 7227 fruit fly, 6239 C. elegans, 4932 yeast, 511145 \
-                     E. coli K-12) or a STRING genome ID such as 'STRG0A31YWK'."
-                .to_owned(),
-        };
+        if let Some(taxon) = common_name_taxon(trimmed) {
+            return Ok(Self::Taxon(taxon));
+        }
         Err(ApiError::invalid_input(
             format!(
-                "'{raw}' is not a species STRING accepts: it takes an NCBI taxon ID or a STRING \
-                 genome ID."
+                "'{raw}' is not a species STRING accepts: it takes an NCBI taxon ID, a STRING \
+                 genome ID or a common name such as 'human'."
             ),
-            hint,
+            format!(
+                "Use an NCBI taxon ID as a positive integer (9606 human, 10090 mouse, 10116 \
+                 rat, 7955 zebrafish, 7227 fruit fly, 6239 C. elegans, 4932 yeast, 511145 \
+                 E. coli K-12), a STRING genome ID such as 'STRG0A31YWK', or one of the names \
+                 {}.",
+                common_names()
+            ),
             raw,
         ))
     }
@@ -86,39 +85,52 @@ impl fmt::Display for Species {
     }
 }
 
-/// Common names agents write instead of a taxon, used only to word the hint.
-fn common_name_taxon(s: &str) -> Option<(&'static str, u64)> {
-    let lower = s.to_ascii_lowercase();
-    let known: [(&[&str], &'static str, u64); 8] = [
-        (
-            &["human", "homo sapiens", "h. sapiens", "hsa"],
-            "human",
-            9606,
-        ),
-        (&["mouse", "mus musculus", "mmu"], "mouse", 10090),
-        (&["rat", "rattus norvegicus"], "rat", 10116),
-        (&["zebrafish", "danio rerio"], "zebrafish", 7955),
-        (
-            &["fly", "fruit fly", "drosophila", "drosophila melanogaster"],
-            "fruit fly",
-            7227,
-        ),
-        (
-            &["worm", "c. elegans", "caenorhabditis elegans"],
-            "C. elegans",
-            6239,
-        ),
-        (&["yeast", "saccharomyces cerevisiae"], "yeast", 4932),
-        (
-            &["e. coli", "ecoli", "escherichia coli"],
-            "E. coli K-12",
-            511_145,
-        ),
-    ];
-    known
+/// The common names `species` accepts: the name the hint shows, every spelling accepted
+/// (lower case), and the NCBI taxon STRING files the organism under.
+const COMMON_SPECIES: [(&str, &[&str], u64); 8] = [
+    (
+        "human",
+        &["human", "homo sapiens", "h. sapiens", "hsa"],
+        9606,
+    ),
+    ("mouse", &["mouse", "mus musculus", "mmu"], 10090),
+    ("rat", &["rat", "rattus norvegicus"], 10116),
+    ("zebrafish", &["zebrafish", "danio rerio"], 7955),
+    (
+        "fruit fly",
+        &["fly", "fruit fly", "drosophila", "drosophila melanogaster"],
+        7227,
+    ),
+    (
+        "C. elegans",
+        &["worm", "c. elegans", "caenorhabditis elegans"],
+        6239,
+    ),
+    ("yeast", &["yeast", "saccharomyces cerevisiae"], 4932),
+    (
+        "E. coli K-12",
+        &["e. coli", "ecoli", "escherichia coli"],
+        511_145,
+    ),
+];
+
+/// The taxon of a common name agents write instead of one (`human`, `Homo sapiens`,
+/// `homo_sapiens`): any case, `_` read as a space.
+fn common_name_taxon(s: &str) -> Option<u64> {
+    let lower = s.trim().to_ascii_lowercase().replace('_', " ");
+    COMMON_SPECIES
         .iter()
-        .find(|(names, _, _)| names.contains(&lower.as_str()))
-        .map(|(_, name, taxon)| (*name, *taxon))
+        .find(|(_, names, _)| names.contains(&lower.as_str()))
+        .map(|(_, _, taxon)| *taxon)
+}
+
+/// The common names, as the hint and the argument docs list them.
+fn common_names() -> String {
+    COMMON_SPECIES
+        .iter()
+        .map(|(shown, _, _)| *shown)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A `species` argument as sent: a number or a string, kept as text so that `Species::parse`
@@ -133,7 +145,8 @@ impl<'de> Deserialize<'de> for SpeciesArg {
             serde_json::Value::String(s) => Ok(Self(s)),
             other => Err(serde::de::Error::invalid_type(
                 serde::de::Unexpected::Other(&other.to_string()),
-                &"an NCBI taxon ID such as 9606 or a STRING genome ID such as 'STRG0A31YWK'",
+                &"an NCBI taxon ID such as 9606, a common name such as 'human', or a STRING \
+                  genome ID such as 'STRG0A31YWK'",
             )),
         }
     }
@@ -151,7 +164,7 @@ impl JsonSchema for SpeciesArg {
     fn json_schema(_generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
             "type": ["integer", "string"],
-            "examples": [9606, "10090", "STRG0A31YWK"]
+            "examples": [9606, "10090", "human", "STRG0A31YWK"]
         })
     }
 }
@@ -191,10 +204,7 @@ impl StringId {
             return Self::parse_bare(rest).ok_or_else(|| not_a_string_id(raw));
         }
         // The prefix in another case, or STRING's bare form: the fix is evident.
-        let prefixed = trimmed
-            .get(..CURIE_PREFIX.len())
-            .filter(|head| head.eq_ignore_ascii_case(CURIE_PREFIX))
-            .and_then(|_| trimmed.get(CURIE_PREFIX.len()..));
+        let prefixed = strip_curie_prefix(trimmed);
         if let Some(id) = prefixed.or(Some(trimmed)).and_then(Self::parse_bare) {
             return Err(ApiError::unresolved(
                 format!(
@@ -235,6 +245,14 @@ impl StringId {
     }
 }
 
+/// `s` without its `STRING:` prefix written in any case (`string:`, `String:`), if it has
+/// one.
+pub fn strip_curie_prefix(s: &str) -> Option<&str> {
+    s.get(..CURIE_PREFIX.len())
+        .filter(|head| head.eq_ignore_ascii_case(CURIE_PREFIX))
+        .and_then(|_| s.get(CURIE_PREFIX.len()..))
+}
+
 fn is_human_ensembl_protein(s: &str) -> bool {
     s.strip_prefix("ENSP")
         .is_some_and(|digits| digits.len() == 11 && digits.bytes().all(|b| b.is_ascii_digit()))
@@ -271,7 +289,7 @@ mod tests {
     use lifesciences_core::ErrorCode;
 
     #[test]
-    fn species_accepts_taxa_and_genome_ids_only() {
+    fn species_accepts_taxa_genome_ids_and_common_names_only() {
         assert_eq!(Species::parse("9606").unwrap(), Species::HUMAN);
         assert_eq!(Species::parse(" 10090 ").unwrap(), Species::Taxon(10090));
         assert_eq!(
@@ -279,7 +297,7 @@ mod tests {
             Species::Genome("STRG0A31YWK".into())
         );
         for bad in [
-            "0", "-9606", "9606.5", "", "STRG", "STRG-1", "9 606", "human",
+            "0", "-9606", "9606.5", "", "STRG", "STRG-1", "9 606", "humans", "homo",
         ] {
             let err = Species::parse(bad).unwrap_err();
             assert_eq!(err.code(), ErrorCode::InvalidInput, "{bad}");
@@ -288,22 +306,46 @@ mod tests {
     }
 
     #[test]
-    fn a_common_name_gets_its_taxon_in_the_hint() {
-        let hint = Species::parse("Human")
-            .unwrap_err()
-            .to_envelope()
-            .error
-            .recovery_hint;
+    fn common_names_are_their_taxa() {
+        for (name, taxon) in [
+            ("human", 9606),
+            ("Human", 9606),
+            (" Homo sapiens ", 9606),
+            ("homo_sapiens", 9606),
+            ("mouse", 10090),
+            ("Mus musculus", 10090),
+            ("rat", 10116),
+            ("zebrafish", 7955),
+            ("fruit fly", 7227),
+            ("Drosophila melanogaster", 7227),
+            ("C. elegans", 6239),
+            ("yeast", 4932),
+            ("E. coli", 511_145),
+        ] {
+            assert_eq!(
+                Species::parse(name).unwrap(),
+                Species::Taxon(taxon),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_name_gets_the_accepted_forms_in_the_hint() {
+        let e = Species::parse("platypus").unwrap_err().to_envelope().error;
         assert!(
-            hint.starts_with("Use the NCBI taxon ID, e.g. 9606 for human"),
-            "{hint}"
+            e.recovery_hint.contains("9606 human"),
+            "{}",
+            e.recovery_hint
         );
-        let hint = Species::parse("mouse")
-            .unwrap_err()
-            .to_envelope()
-            .error
-            .recovery_hint;
-        assert!(hint.contains("10090 for mouse"), "{hint}");
+        assert!(
+            e.recovery_hint.contains(
+                "human, mouse, rat, zebrafish, fruit fly, C. elegans, yeast, E. coli K-12"
+            ),
+            "{}",
+            e.recovery_hint
+        );
+        assert!(e.message.contains("'platypus'"), "{}", e.message);
     }
 
     #[test]

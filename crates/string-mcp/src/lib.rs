@@ -7,6 +7,7 @@
 mod client;
 mod ids;
 mod models;
+mod score;
 mod server;
 mod tools;
 

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::client::NetworkType;
 use crate::ids::{EXAMPLE_CURIE, StringId};
 use crate::models::{Lenient, PartnerRow};
+use crate::score::{RequiredScoreArg, required_score};
 use crate::server::StringServer;
 
 /// Arguments of `string_get_interactions`.
@@ -24,11 +25,13 @@ pub struct GetInteractionsArgs {
     /// returned by string_search_proteins. STRING's bare form `9606.ENSP00000269305` and
     /// gene names are refused with the corrected form or the tool to call.
     pub string_id: String,
-    /// Minimum combined score of a partner, 0–1000 (default 400): 150 low, 400 medium, 700
-    /// high, 900 highest confidence. Results carry scores on STRING's 0–1 scale, so 700
-    /// keeps partners with `combined_score` ≥ 0.7.
-    #[serde(default, deserialize_with = "lenient::opt_u32")]
-    pub required_score: Option<u32>,
+    /// Minimum combined score of a partner on STRING's scale 0–1000 (default 400): 150
+    /// low, 400 medium, 700 high, 900 highest confidence. Results carry scores on the 0–1
+    /// scale, so 700 keeps partners with `combined_score` ≥ 0.7; a fraction between 0 and 1
+    /// is read on that scale too (0.7 means 700), while whole numbers keep their meaning
+    /// (1 means 0.001).
+    #[serde(default)]
+    pub required_score: Option<RequiredScoreArg>,
     /// Most partners to return, 1–10000 (default 25); the highest combined scores are kept.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     pub limit: Option<u32>,
@@ -100,6 +103,10 @@ pub struct InteractionNetwork {
     pub interactions: Vec<Interaction>,
     /// The number of interactions returned.
     pub total: usize,
+    /// True when STRING has more partners at or above required_score than `limit` let
+    /// through (only the most confident were kept): raise `limit` (up to 10000) or
+    /// `required_score` to see the rest or to narrow the network.
+    pub truncated: bool,
 }
 
 /// A score on STRING's 0–1 scale: missing or unreadable is 0, and the rare value a hair
@@ -159,13 +166,14 @@ fn interaction(row: &PartnerRow, query: &StringId) -> Option<Interaction> {
 
 /// The partners to return: at or above the threshold (STRING filters too; this makes the
 /// promise hold whatever it sends), one row per partner (the strongest), sorted by
-/// combined score (then name, for a stable order), at most `limit`.
+/// combined score (then name, for a stable order), at most `limit`; and whether partners
+/// were cut to get there (STRING is asked for `limit + 1`, so one more row says so).
 fn select(
     rows: &[PartnerRow],
     query: &StringId,
     required_score: u32,
     limit: u32,
-) -> Vec<Interaction> {
+) -> (Vec<Interaction>, bool) {
     let threshold = f64::from(required_score) / 1000.0;
     let mut best: HashMap<String, Interaction> = HashMap::new();
     for found in rows.iter().filter_map(|r| interaction(r, query)) {
@@ -186,8 +194,9 @@ fn select(
             .then_with(|| a.preferred_name_b.cmp(&b.preferred_name_b))
             .then_with(|| a.protein_b.cmp(&b.protein_b))
     });
+    let truncated = interactions.len() > limit as usize;
     interactions.truncate(limit as usize);
-    interactions
+    (interactions, truncated)
 }
 
 impl StringServer {
@@ -251,8 +260,10 @@ impl StringServer {
     /// Get the evidence-weighted interaction partners of one STRING protein, most
     /// confident first: combined score and the seven evidence channels (neighborhood,
     /// fusion, co-occurrence, co-expression, experiments, databases, text mining), each
-    /// 0–1. Filter with required_score (0–1000) and limit. A protein STRING knows without
-    /// partners above the threshold gives an empty list; an unknown ID is ENTITY_NOT_FOUND.
+    /// 0–1. Filter with required_score (0–1000, or a fraction 0–1) and limit; `truncated`
+    /// says when more partners pass the threshold than limit lets through. A protein
+    /// STRING knows without partners above the threshold gives an empty list; an unknown
+    /// ID is ENTITY_NOT_FOUND.
     /// Example: `{"string_id": "STRING:9606.ENSP00000269305", "required_score": 700,
     /// "limit": 10}` → TP53's partners such as MDM2, ATM and BRCA1.
     #[tool(
@@ -265,13 +276,14 @@ impl StringServer {
     ) -> Result<Json<InteractionNetwork>, ApiError> {
         let args = args?;
         let id = StringId::parse_curie(&args.string_id)?;
-        let required_score = in_range("required_score", args.required_score, 0, 1000, 400)?;
+        let required_score = required_score(args.required_score.as_ref())?.unwrap_or(400);
         let limit = in_range("limit", args.limit, 1, 10_000, 25)?;
         let network_type = args.network_type.unwrap_or_default();
 
+        // One partner more than asked for tells whether the list is cut (`truncated`).
         let rows = match self
             .string
-            .interaction_partners(&id, required_score, limit, network_type)
+            .interaction_partners(&id, required_score, limit + 1, network_type)
             .await
         {
             Ok(rows) => rows,
@@ -298,7 +310,7 @@ impl StringServer {
             None if rows.is_empty() => self.resolve(&id, &args.string_id).await?,
             None => bare,
         };
-        let interactions = select(&rows, &id, required_score, limit);
+        let (interactions, truncated) = select(&rows, &id, required_score, limit);
         Ok(Json(InteractionNetwork {
             query: QueryProtein {
                 id: id.curie(),
@@ -306,6 +318,7 @@ impl StringServer {
             },
             total: interactions.len(),
             interactions,
+            truncated,
         }))
     }
 }
@@ -360,8 +373,9 @@ mod tests {
             {"stringId_A": "9606.ENSP00000269305", "stringId_B": "9606.ENSP00000258149"},
             edge("9606.ENSP00000258149", "MDM2", json!(1.02)),
         ]));
-        let kept = select(&r, &tp53(), 0, 10);
+        let (kept, truncated) = select(&r, &tp53(), 0, 10);
         assert_eq!(kept.len(), 1);
+        assert!(!truncated);
         assert_eq!(kept[0].combined_score, 1.0);
     }
 
@@ -375,7 +389,7 @@ mod tests {
             edge("9606.ENSP00000212015", "SIRT1", json!(0.699)),
             edge("9606.ENSP00000254719", "RPA1", json!(0.7)),
         ]));
-        let names = |v: Vec<Interaction>| -> Vec<String> {
+        let names = |(v, _): (Vec<Interaction>, bool)| -> Vec<String> {
             v.into_iter().map(|i| i.preferred_name_b).collect()
         };
         assert_eq!(
@@ -383,7 +397,23 @@ mod tests {
             ["EP300", "MDM2", "SFN", "RPA1"]
         );
         assert_eq!(names(select(&r, &tp53(), 700, 2)), ["EP300", "MDM2"]);
-        assert_eq!(select(&r, &tp53(), 0, 10).len(), 5);
-        assert!(select(&r, &tp53(), 1000, 10).is_empty());
+        assert_eq!(select(&r, &tp53(), 0, 10).0.len(), 5);
+        assert!(select(&r, &tp53(), 1000, 10).0.is_empty());
+    }
+
+    #[test]
+    fn truncation_counts_distinct_partners_at_the_threshold() {
+        let r = rows(json!([
+            edge("9606.ENSP00000263253", "EP300", json!(0.999)),
+            edge("9606.ENSP00000258149", "MDM2", json!(0.9)),
+            edge("9606.ENSP00000258149", "MDM2", json!(0.8)),
+            edge("9606.ENSP00000212015", "SIRT1", json!(0.5)),
+        ]));
+        // Three partners, two kept: cut.
+        assert!(select(&r, &tp53(), 0, 2).1);
+        // Exactly as many as asked for: not cut.
+        assert!(!select(&r, &tp53(), 0, 3).1);
+        // A duplicate row or one below the threshold is no hidden partner.
+        assert!(!select(&r, &tp53(), 700, 2).1);
     }
 }

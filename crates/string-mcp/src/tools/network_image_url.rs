@@ -7,11 +7,17 @@ use rmcp::{Json, tool, tool_router};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::client::{ImageFormat, ImageRequest, NetworkFlavor, NetworkType};
-use crate::ids::{CURIE_PREFIX, Species, SpeciesArg, StringId};
+use crate::ids::{Species, SpeciesArg, StringId, strip_curie_prefix};
+use crate::score::{RequiredScoreArg, required_score};
 use crate::server::StringServer;
 
 /// Most identifiers one image may show.
 pub const MAX_IDENTIFIERS: usize = 500;
+/// Most bytes of query string (identifiers, species, options, `caller_identity`) an image
+/// link may carry. Browsers, proxies and web servers refuse long request lines (8 KiB is a
+/// common cap), and STRING recommends POST for long lists (notes A.1), which a link cannot
+/// be: 500 STRING IDs would make an 11.6 KB link.
+pub const MAX_QUERY_BYTES: usize = 6 * 1024;
 /// Most extra partners an image may add around the query proteins.
 pub const MAX_ADD_NODES: u32 = 100;
 
@@ -19,23 +25,28 @@ pub const MAX_ADD_NODES: u32 = 100;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NetworkImageArgs {
-    /// The proteins to draw, 1–500: STRING CURIEs such as `STRING:9606.ENSP00000269305`
-    /// or names STRING resolves such as `TP53`, `MDM2`. A single string with
+    /// The proteins to draw, 1–500, and at most about 6 KB of link (about 260 STRING IDs,
+    /// more short names): STRING CURIEs such as `STRING:9606.ENSP00000269305` (prefix in
+    /// any case) or names STRING resolves such as `TP53`, `MDM2`. A single string with
     /// comma-separated names is accepted too.
     #[serde(deserialize_with = "one_or_many")]
     #[schemars(with = "Vec<String>")]
     pub identifiers: Vec<String>,
-    /// NCBI taxon ID (e.g. 9606 human, 10090 mouse) or STRING genome ID (`STRG…`) of the
-    /// proteins. Default: the taxon of the CURIEs given, else 9606 (human).
+    /// NCBI taxon ID (e.g. 9606 human, 10090 mouse), STRING genome ID (`STRG…`) or common
+    /// name (`human`, `mouse`, `rat`, `zebrafish`, `fruit fly`, `C. elegans`, `yeast`,
+    /// `E. coli`, or the Latin name) of the proteins. Default: the taxon of the CURIEs
+    /// given, else 9606 (human).
     #[serde(default)]
     pub species: Option<SpeciesArg>,
     /// `png` (default), `svg`, or `highres_png`.
     #[serde(default)]
     pub format: Option<ImageFormat>,
-    /// Minimum combined score of a drawn interaction, 0–1000 (150 low, 400 medium, 700
-    /// high, 900 highest). Default: STRING's (400).
-    #[serde(default, deserialize_with = "lenient::opt_u32")]
-    pub required_score: Option<u32>,
+    /// Minimum combined score of a drawn interaction on STRING's scale 0–1000 (150 low,
+    /// 400 medium, 700 high, 900 highest). A fraction between 0 and 1 is read on the 0–1
+    /// scale of `combined_score` (0.7 means 700); whole numbers keep their meaning (1
+    /// means 0.001). Default: STRING's (400).
+    #[serde(default)]
+    pub required_score: Option<RequiredScoreArg>,
     /// How many extra partners STRING adds around the given proteins, 0–100. Default:
     /// STRING's (10 for a single protein, 0 for several).
     #[serde(default, deserialize_with = "lenient::opt_u32")]
@@ -74,17 +85,18 @@ pub struct NetworkImage {
     pub url: String,
     /// `png`, `svg` or `highres_png`.
     pub format: String,
-    /// The identifiers in the image, as sent to STRING (CURIEs without their `STRING:`
-    /// prefix).
+    /// The identifiers in the image, as sent to STRING: CURIEs without their `STRING:`
+    /// prefix, blanks and repeats dropped (bounded by the link's size cap).
     pub identifiers: Vec<String>,
 }
 
-/// Trim, split multi-line entries, drop blanks and repeats, strip the CURIE prefix.
+/// Trim, split multi-line entries, drop blanks and repeats, strip the CURIE prefix (in
+/// any case: `string:9606.ENSP…` is the protein, not a name STRING cannot resolve).
 fn normalise(raw: &[String]) -> Result<Vec<String>, ApiError> {
     let mut out: Vec<String> = Vec::new();
     for item in raw.iter().flat_map(|s| s.split(['\r', '\n'])) {
         let item = item.trim();
-        let item = item.strip_prefix(CURIE_PREFIX).unwrap_or(item).trim();
+        let item = strip_curie_prefix(item).unwrap_or(item).trim();
         if !item.is_empty() && !out.iter().any(|seen| seen == item) {
             out.push(item.to_owned());
         }
@@ -152,6 +164,62 @@ fn image_species(arg: Option<&SpeciesArg>, identifiers: &[String]) -> Result<Spe
     }
 }
 
+/// The length of a URL's query string.
+fn query_bytes(url: &str) -> usize {
+    url.split_once('?').map_or(0, |(_, query)| query.len())
+}
+
+/// `INVALID_INPUT` for a link over [`MAX_QUERY_BYTES`]: `fit` of the `count` identifiers
+/// fit (the first ones). Echoes the count, not the list.
+fn link_too_long(count: usize, fit: usize, bytes: usize) -> ApiError {
+    let hint = if fit == 0 {
+        "The first identifier alone is too long for a link: pass STRING CURIEs such as \
+         'STRING:9606.ENSP00000269305' or names such as 'TP53'."
+            .to_owned()
+    } else {
+        format!(
+            "Pass at most {fit} of these identifiers (the first {fit} fit): split the set into \
+             several images, or keep the proteins of interest (STRING's images are hard to \
+             read beyond a few hundred nodes)."
+        )
+    };
+    ApiError::invalid_input(
+        format!(
+            "A network image link for these {count} identifiers would carry {bytes} bytes of \
+             query; links are kept under {MAX_QUERY_BYTES} bytes so that browsers and STRING \
+             accept them, and {fit} of these identifiers fit."
+        ),
+        hint,
+        format!("{count} identifiers"),
+    )
+}
+
+impl StringServer {
+    /// The URL of `request`, refused when its query is over [`MAX_QUERY_BYTES`] with how
+    /// many of its identifiers would fit (found by bisection: lengths grow with the count).
+    fn bounded_image_url(&self, request: &ImageRequest<'_>) -> Result<String, ApiError> {
+        let url = self.string.network_image_url(request)?;
+        let bytes = query_bytes(&url);
+        if bytes <= MAX_QUERY_BYTES {
+            return Ok(url);
+        }
+        let (mut fits, mut too_many) = (0, request.identifiers.len());
+        while too_many - fits > 1 {
+            let mid = fits + (too_many - fits) / 2;
+            let shorter = ImageRequest {
+                identifiers: &request.identifiers[..mid],
+                ..request.clone()
+            };
+            if query_bytes(&self.string.network_image_url(&shorter)?) <= MAX_QUERY_BYTES {
+                fits = mid;
+            } else {
+                too_many = mid;
+            }
+        }
+        Err(link_too_long(request.identifiers.len(), fits, bytes))
+    }
+}
+
 #[tool_router(router = network_image_url_router, vis = "pub(crate)")]
 impl StringServer {
     /// Get a URL that STRING renders as an image of the interaction network of the given
@@ -171,16 +239,13 @@ impl StringServer {
         let args = args?;
         let identifiers = normalise(&args.identifiers)?;
         let species = image_species(args.species.as_ref(), &identifiers)?;
-        let required_score = args
-            .required_score
-            .map(|s| in_range("required_score", Some(s), 0, 1000, 400))
-            .transpose()?;
+        let required_score = required_score(args.required_score.as_ref())?;
         let add_nodes = args
             .add_nodes
             .map(|n| in_range("add_nodes", Some(n), 0, MAX_ADD_NODES, 0))
             .transpose()?;
         let format = args.format.unwrap_or_default();
-        let url = self.string.network_image_url(&ImageRequest {
+        let url = self.bounded_image_url(&ImageRequest {
             format,
             identifiers: &identifiers,
             species: &species,
@@ -216,6 +281,58 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(got, ["9606.ENSP00000269305", "MDM2", "ATM"]);
+    }
+
+    #[test]
+    fn the_curie_prefix_is_stripped_in_any_case() {
+        let got = normalise(&list(&[
+            "string:9606.ENSP00000269305",
+            "String:9606.ENSP00000258149",
+            " STRING:9606.ENSP00000278616",
+            "sTrInG:9606.ENSP00000269305",
+        ]))
+        .unwrap();
+        assert_eq!(
+            got,
+            [
+                "9606.ENSP00000269305",
+                "9606.ENSP00000258149",
+                "9606.ENSP00000278616"
+            ]
+        );
+        // The species follows the IDs once the prefix is gone.
+        let fly = normalise(&list(&["string:7227.FBpp0074940", "AttD"])).unwrap();
+        assert_eq!(image_species(None, &fly).unwrap(), Species::Taxon(7227));
+    }
+
+    #[test]
+    fn the_query_length_is_what_follows_the_question_mark() {
+        assert_eq!(query_bytes("https://h/api/image/network?a=1&b=22"), 8);
+        assert_eq!(query_bytes("https://h/api/image/network"), 0);
+    }
+
+    #[test]
+    fn a_link_too_long_says_how_many_fit_and_echoes_the_count() {
+        let e = link_too_long(300, 264, 6_956).to_envelope().error;
+        assert_eq!(e.code, ErrorCode::InvalidInput);
+        assert!(e.message.contains("6956 bytes"), "{}", e.message);
+        assert!(
+            e.message.contains("264 of these identifiers fit"),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.recovery_hint.starts_with("Pass at most 264"),
+            "{}",
+            e.recovery_hint
+        );
+        assert_eq!(e.invalid_input.as_deref(), Some("300 identifiers"));
+        let e = link_too_long(1, 0, 9_000).to_envelope().error;
+        assert!(
+            e.recovery_hint.contains("first identifier alone"),
+            "{}",
+            e.recovery_hint
+        );
     }
 
     #[test]

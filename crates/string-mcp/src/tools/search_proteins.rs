@@ -21,8 +21,10 @@ pub struct SearchProteinsArgs {
     /// call.
     pub query: String,
     /// The organism to search in: an NCBI taxon ID (integer, or a string of digits) such as
-    /// 9606 (human), 10090 (mouse), 10116 (rat), 7227 (fruit fly), 4932 (yeast), or a
-    /// STRING genome ID such as `STRG0A31YWK`. Default 9606 (human).
+    /// 9606 (human), 10090 (mouse), 10116 (rat), 7227 (fruit fly), 4932 (yeast), a STRING
+    /// genome ID such as `STRG0A31YWK`, or a common name: `human`, `mouse`, `rat`,
+    /// `zebrafish`, `fruit fly`, `C. elegans`, `yeast`, `E. coli` (or the Latin name, e.g.
+    /// `Homo sapiens`). Default 9606 (human).
     #[serde(default)]
     pub species: Option<SpeciesArg>,
     /// Candidates per page, 1–100 (default 10).
@@ -59,6 +61,37 @@ pub struct ProteinCandidate {
 
 /// What the cursor of this tool remembers: the offset of the next page.
 type Offset = u64;
+
+/// The deepest offset a page may start at. `get_string_ids` has no offset, so a page at
+/// offset N costs N + limit + 1 rows; cursors never point further (a forged one is
+/// refused), and the page that reaches it carries no cursor.
+pub const MAX_OFFSET: Offset = 10_000;
+
+/// The offset a cursor points to, refused beyond [`MAX_OFFSET`].
+fn checked_offset(offset: Offset, cursor: &str) -> Result<Offset, ApiError> {
+    if offset <= MAX_OFFSET {
+        return Ok(offset);
+    }
+    Err(ApiError::invalid_input(
+        format!(
+            "The cursor points to candidate {offset}; string_search_proteins pages at most \
+             {MAX_OFFSET} candidates deep."
+        ),
+        "Pass the cursor exactly as returned in `pagination.cursor` by the previous page, or \
+         omit it and narrow the query (a fuller name or another species) to rank what you \
+         want first.",
+        cursor,
+    ))
+}
+
+/// Whether a next page is offered, and the total when it is known: more candidates than
+/// this page reaches mean a next page (unless it would start past [`MAX_OFFSET`]);
+/// otherwise STRING sent everything it has and `found` is the total.
+fn next_page(found: u64, offset: Offset, limit: u32) -> (bool, Option<u64>) {
+    let end = offset.saturating_add(u64::from(limit));
+    let more = found > end;
+    (more && end <= MAX_OFFSET, (!more).then_some(found))
+}
 
 /// The score of the match at `rank` (0-based) in STRING's order, to 3 decimals, never 0
 /// (a match is a match, however far down).
@@ -100,22 +133,43 @@ fn candidate(row: StringIdRow) -> Option<ProteinCandidate> {
     })
 }
 
-/// STRING refuses a species it does not know with 400 (notes A.3 "Errors").
-fn unknown_species(error: ApiError, species: &Species) -> ApiError {
+/// Whether STRING's words are about the organism (its 400 for an unknown species names
+/// it; the exact body is not recorded, so any mention counts).
+fn is_about_species(body: &str) -> bool {
+    let lower = body.to_ascii_lowercase();
+    ["species", "organism", "taxon"]
+        .iter()
+        .any(|word| lower.contains(word))
+}
+
+/// STRING refuses a species it does not know with 400 (notes A.3 "Errors"): that is
+/// `INVALID_INPUT` on `species`, echoing what the caller sent. A 400 whose body does not
+/// mention the species (or has none) passes through as STRING's own refusal, blaming no
+/// argument.
+fn unknown_species(error: ApiError, sent: Option<&SpeciesArg>, species: &Species) -> ApiError {
     if error.upstream_status() != Some(400) {
         return error;
     }
-    let said = error
+    let Some(said) = error
         .upstream_body()
         .map(|b| b.trim().chars().take(200).collect::<String>())
-        .filter(|b| !b.is_empty())
-        .map(|b| format!(" STRING said: {b}"))
-        .unwrap_or_default();
+        .filter(|b| is_about_species(b))
+    else {
+        return error;
+    };
+    let (shown, echo) = match sent {
+        Some(raw) => (format!("species '{}'", raw.0), raw.0.clone()),
+        None => (
+            format!("species {species} (the default)"),
+            species.to_string(),
+        ),
+    };
     ApiError::invalid_input(
-        format!("STRING rejected the search in species '{species}'.{said}"),
+        format!("STRING rejected the search in {shown}. STRING said: {said}"),
         "Use an NCBI taxon ID that STRING covers (9606 human, 10090 mouse, 10116 rat, 7227 \
-         fruit fly, 4932 yeast) or a STRING genome ID, or omit 'species' to search human.",
-        species.to_string(),
+         fruit fly, 4932 yeast), a common name such as 'human', or a STRING genome ID; or \
+         omit 'species' to search human.",
+        echo,
     )
 }
 
@@ -148,7 +202,7 @@ impl StringServer {
         let limit = in_range("limit", args.limit, 1, 100, 10)?;
         let scope = format!("string_search_proteins|{}|{species}", query.as_str());
         let offset: Offset = match &args.cursor {
-            Some(c) => cursor::decode(c, &scope)?,
+            Some(c) => checked_offset(cursor::decode(c, &scope)?, c)?,
             None => 0,
         };
         // get_string_ids has no offset: ask for everything up to this page plus one row, to
@@ -162,7 +216,7 @@ impl StringServer {
                 u32::try_from(wanted).unwrap_or(u32::MAX),
             )
             .await
-            .map_err(|e| unknown_species(e, &species))?;
+            .map_err(|e| unknown_species(e, args.species.as_ref(), &species))?;
         let all: Vec<ProteinCandidate> = rows
             .into_iter()
             .filter_map(candidate)
@@ -172,10 +226,7 @@ impl StringServer {
                 ..c
             })
             .collect();
-        let found = all.len() as u64;
-        let has_more = found > offset.saturating_add(u64::from(limit));
-        // When STRING returned fewer rows than asked for, it has no more: the total is known.
-        let total = (!has_more).then_some(found);
+        let (has_more, total) = next_page(all.len() as u64, offset, limit);
         let page: Vec<ProteinCandidate> = all
             .into_iter()
             .skip(usize::try_from(offset).unwrap_or(usize::MAX))
@@ -193,6 +244,32 @@ mod tests {
 
     fn row(json: serde_json::Value) -> StringIdRow {
         serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn offsets_are_capped() {
+        assert_eq!(checked_offset(0, "c").unwrap(), 0);
+        assert_eq!(checked_offset(MAX_OFFSET, "c").unwrap(), MAX_OFFSET);
+        let e = checked_offset(MAX_OFFSET + 1, "c")
+            .unwrap_err()
+            .to_envelope()
+            .error;
+        assert_eq!(e.code, lifesciences_core::ErrorCode::InvalidInput);
+        assert!(e.message.contains("10000 candidates deep"), "{}", e.message);
+        assert_eq!(e.invalid_input.as_deref(), Some("c"));
+    }
+
+    #[test]
+    fn no_cursor_is_minted_past_the_cap() {
+        // More rows than the page: a next page, total unknown.
+        assert_eq!(next_page(11, 0, 10), (true, None));
+        // Everything STRING has fits: the last page, total known.
+        assert_eq!(next_page(10, 0, 10), (false, Some(10)));
+        assert_eq!(next_page(25, 20, 10), (false, Some(25)));
+        // The next page would start at the cap: still offered (the cap is accepted).
+        assert_eq!(next_page(MAX_OFFSET + 1, MAX_OFFSET - 10, 10), (true, None));
+        // It would start past the cap: no cursor, and the total stays unknown.
+        assert_eq!(next_page(MAX_OFFSET + 101, MAX_OFFSET, 100), (false, None));
     }
 
     #[test]
@@ -238,19 +315,27 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_400_is_an_unknown_species_other_errors_pass_through() {
-        let rejected = ApiError::Upstream {
+    fn rejected(body: &str) -> ApiError {
+        ApiError::Upstream {
             upstream: "STRING".into(),
             failure: lifesciences_core::UpstreamFailure::Status {
                 status: 400,
-                body: "species not found".into(),
+                body: body.into(),
             },
             attempts: 1,
-        };
-        let e = unknown_species(rejected, &Species::Taxon(123_456_789))
-            .to_envelope()
-            .error;
+        }
+    }
+
+    #[test]
+    fn a_400_about_the_species_is_invalid_species_other_errors_pass_through() {
+        let sent = SpeciesArg("123456789".into());
+        let e = unknown_species(
+            rejected("species not found"),
+            Some(&sent),
+            &Species::Taxon(123_456_789),
+        )
+        .to_envelope()
+        .error;
         assert_eq!(e.code, lifesciences_core::ErrorCode::InvalidInput);
         assert!(
             e.message.contains("STRING said: species not found"),
@@ -259,6 +344,42 @@ mod tests {
         );
         assert_eq!(e.invalid_input.as_deref(), Some("123456789"));
         let other = ApiError::not_found("m", "h", "x");
-        assert_eq!(unknown_species(other.clone(), &Species::HUMAN), other);
+        assert_eq!(
+            unknown_species(other.clone(), Some(&sent), &Species::HUMAN),
+            other
+        );
+    }
+
+    #[test]
+    fn a_400_about_something_else_blames_no_argument() {
+        let sent = SpeciesArg("9606".into());
+        for body in ["Error: malformed identifiers", "", "  "] {
+            let error = rejected(body);
+            assert_eq!(
+                unknown_species(error.clone(), Some(&sent), &Species::HUMAN),
+                error,
+                "{body:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_species_is_echoed_as_the_caller_sent_it() {
+        let sent = SpeciesArg(" strg0zzzzzz ".into());
+        let species = Species::parse(&sent.0).unwrap();
+        let e = unknown_species(rejected("Unknown organism"), Some(&sent), &species)
+            .to_envelope()
+            .error;
+        assert_eq!(e.invalid_input.as_deref(), Some(" strg0zzzzzz "));
+        assert!(
+            e.message.contains("species ' strg0zzzzzz '"),
+            "{}",
+            e.message
+        );
+        // Not sent: the default is named as such.
+        let e = unknown_species(rejected("species not found"), None, &Species::HUMAN)
+            .to_envelope()
+            .error;
+        assert!(e.message.contains("9606 (the default)"), "{}", e.message);
     }
 }

@@ -60,6 +60,7 @@ async fn tp53_partners_include_mdm2_atm_and_brca1_with_evidence() {
         json!({"id": TP53, "preferred_name": "TP53"})
     );
     assert_eq!(network["total"], 15);
+    assert_eq!(network["truncated"], false, "all 15 partners fit in 25");
     assert_eq!(
         partner(&network, "MDM2"),
         &json!({
@@ -95,7 +96,8 @@ async fn tp53_partners_include_mdm2_atm_and_brca1_with_evidence() {
             ("identifiers", "9606.ENSP00000269305"),
             ("species", "9606"),
             ("required_score", "400"),
-            ("limit", "25"),
+            // One more than the limit (25), to tell whether the list is cut.
+            ("limit", "26"),
             ("network_type", "functional"),
         ]
         .map(|(k, v)| (k.to_owned(), v.to_owned()))
@@ -131,12 +133,13 @@ async fn required_score_700_keeps_only_combined_scores_of_at_least_0_7() {
     client.close().await;
 }
 
-/// Scenario 5: limit=10 returns the top 10 by combined score (STRING is asked for 10).
+/// Scenario 5: limit=10 returns the top 10 by combined score (STRING is asked for 11, to
+/// know that more exist: `truncated`).
 #[tokio::test]
 async fn limit_10_returns_the_top_10_by_combined_score() {
     let (upstream, client) = setup().await;
     get("interaction_partners")
-        .and(query_param("limit", "10"))
+        .and(query_param("limit", "11"))
         .and(query_param("network_type", "physical"))
         .respond_with(fixture("interaction_partners__TP53.json"))
         .expect(1)
@@ -157,6 +160,7 @@ async fn limit_10_returns_the_top_10_by_combined_score() {
         ]
     );
     assert_eq!(network["total"], 10);
+    assert_eq!(network["truncated"], true, "15 partners, 10 returned");
     client.close().await;
 }
 
@@ -269,7 +273,8 @@ async fn a_known_protein_without_partners_is_an_empty_network() {
         json!({
             "query": {"id": "STRING:7227.FBpp0312036", "preferred_name": "Vago"},
             "interactions": [],
-            "total": 0
+            "total": 0,
+            "truncated": false
         })
     );
     client.close().await;
@@ -388,8 +393,12 @@ async fn bad_arguments_are_invalid_input() {
             "between 0 and 1000",
         ),
         (
-            json!({"string_id": TP53, "required_score": 0.7}),
+            json!({"string_id": TP53, "required_score": 1.5}),
             "'required_score'",
+        ),
+        (
+            json!({"string_id": TP53, "required_score": 700.5}),
+            "between 0 and 1000",
         ),
         (
             json!({"string_id": TP53, "limit": 0}),
@@ -416,5 +425,95 @@ async fn bad_arguments_are_invalid_input() {
         assert!(e.message.contains(says), "{args}: {}", e.message);
     }
     assert_eq!(request_count(&upstream).await, 0);
+    client.close().await;
+}
+
+/// `truncated` tells a cut list from a complete one: STRING is asked for one partner more
+/// than the limit. TP53's fixture has 15 partners: limit 15 is complete, 14 is cut.
+#[tokio::test]
+async fn truncated_says_whether_more_partners_pass_the_threshold() {
+    let (upstream, client) = setup().await;
+    for limit in ["15", "16"] {
+        get("interaction_partners")
+            .and(query_param("limit", limit))
+            .respond_with(fixture("interaction_partners__TP53.json"))
+            .expect(1)
+            .mount(&upstream)
+            .await;
+    }
+    let complete = client
+        .call_ok(
+            "string_get_interactions",
+            json!({"string_id": TP53, "limit": 15}),
+        )
+        .await;
+    assert_eq!(complete["total"], 15);
+    assert_eq!(complete["truncated"], false);
+    let cut = client
+        .call_ok(
+            "string_get_interactions",
+            json!({"string_id": TP53, "limit": 14}),
+        )
+        .await;
+    assert_eq!(cut["total"], 14);
+    assert_eq!(cut["truncated"], true);
+    client.close().await;
+}
+
+/// A fraction in (0, 1) is read on the results' scale: 0.7 asks STRING for 700 and keeps
+/// the same partners as 700; whole numbers keep their meaning (1 asks for 1).
+#[tokio::test]
+async fn required_score_0_7_means_700() {
+    let (upstream, client) = setup().await;
+    get("interaction_partners")
+        .and(query_param("required_score", "700"))
+        .respond_with(fixture("interaction_partners__TP53.json"))
+        .expect(1) // 700, 0.7 and "0.7": one request, the others from the cache
+        .mount(&upstream)
+        .await;
+    get("interaction_partners")
+        .and(query_param("required_score", "1"))
+        .respond_with(fixture("interaction_partners__TP53.json"))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    let as_integer = client
+        .call_ok(
+            "string_get_interactions",
+            json!({"string_id": TP53, "required_score": 700}),
+        )
+        .await;
+    for fraction in [json!(0.7), json!("0.7")] {
+        let network = client
+            .call_ok(
+                "string_get_interactions",
+                json!({"string_id": TP53, "required_score": fraction}),
+            )
+            .await;
+        assert_eq!(network, as_integer, "{fraction}");
+    }
+    assert_eq!(as_integer["total"], 13);
+    let one = client
+        .call_ok(
+            "string_get_interactions",
+            json!({"string_id": TP53, "required_score": 1}),
+        )
+        .await;
+    assert_eq!(one["total"], 15, "1 is 0.001: every partner passes");
+
+    let e = client
+        .call_err(
+            "string_get_interactions",
+            json!({"string_id": TP53, "required_score": 1001}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(
+        e.recovery_hint.contains("use 700 for 0.7"),
+        "{}",
+        e.recovery_hint
+    );
+    assert_eq!(e.invalid_input.as_deref(), Some("1001"));
+    assert_eq!(request_count(&upstream).await, 2);
     client.close().await;
 }

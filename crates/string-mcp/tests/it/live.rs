@@ -75,6 +75,10 @@ async fn live_tp53_interactions_include_mdm2_with_evidence() {
             .iter()
             .all(|p| p["combined_score"].as_f64().unwrap() >= 0.7)
     );
+    assert_eq!(
+        network["truncated"], true,
+        "TP53 has more than 50 high-confidence partners"
+    );
     client.close().await;
 }
 

@@ -194,10 +194,10 @@ async fn species_is_sent_to_string_and_defaults_to_human() {
 async fn malformed_and_unknown_species_are_invalid_input() {
     let (upstream, client) = setup().await;
     for (species, hint_has) in [
-        (json!("human"), "9606 for human"),
+        (json!("platypus"), "9606 human"),
         (json!(-9606), "positive integer"),
         (json!(0), "positive integer"),
-        (json!("Mus musculus"), "10090 for mouse"),
+        (json!("Mus"), "human, mouse, rat"),
     ] {
         let e = client
             .call_err(
@@ -225,6 +225,130 @@ async fn malformed_and_unknown_species_are_invalid_input() {
     assert_eq!(e.code, ErrorCode::InvalidInput);
     assert!(e.message.contains("species not found"), "{}", e.message);
     assert_eq!(e.invalid_input.as_deref(), Some("999999999"));
+    client.close().await;
+}
+
+/// A 400 about the species echoes the species as the caller wrote it; a 400 about
+/// something else does not blame `species` (it is STRING's refusal, in its words).
+#[tokio::test]
+async fn a_400_blames_species_only_when_string_says_so() {
+    let (upstream, client) = setup().await;
+    get("get_string_ids")
+        .and(query_param("species", "STRG0ZZZZZZ"))
+        .respond_with(ResponseTemplate::new(400).set_body_string("Error: unknown organism"))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    get("get_string_ids")
+        .and(query_param("species", "9606"))
+        .respond_with(
+            ResponseTemplate::new(400).set_body_string("Error: identifiers could not be parsed"),
+        )
+        .expect(1)
+        .mount(&upstream)
+        .await;
+
+    let e = client
+        .call_err(
+            "string_search_proteins",
+            json!({"query": "TP53", "species": "strg0zzzzzz"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert_eq!(e.invalid_input.as_deref(), Some("strg0zzzzzz"));
+    assert!(e.message.contains("species 'strg0zzzzzz'"), "{}", e.message);
+    assert!(e.message.contains("unknown organism"), "{}", e.message);
+
+    let e = client
+        .call_err(
+            "string_search_proteins",
+            json!({"query": "TP53", "species": "human"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::UpstreamError);
+    assert!(
+        e.message.contains("identifiers could not be parsed"),
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains("species"), "{}", e.message);
+    assert_eq!(e.invalid_input, None);
+    client.close().await;
+}
+
+/// Common names are their taxa (`human` is 9606, `Mus musculus` 10090), and share
+/// cursors and cached answers with the taxon.
+#[tokio::test]
+async fn common_species_names_are_their_taxa() {
+    let (upstream, client) = setup().await;
+    get("get_string_ids")
+        .and(query_param("species", "9606"))
+        .respond_with(fixture("get_string_ids__TP53.json"))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    get("get_string_ids")
+        .and(query_param("species", "10090"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    for species in ["human", "Homo sapiens", "homo_sapiens"] {
+        let page = client
+            .call_ok(
+                "string_search_proteins",
+                json!({"query": "TP53", "species": species}),
+            )
+            .await;
+        assert_eq!(page["items"][0]["id"], TP53, "{species}");
+    }
+    for species in ["mouse", "Mus musculus"] {
+        client
+            .call_ok(
+                "string_search_proteins",
+                json!({"query": "TP53", "species": species}),
+            )
+            .await;
+    }
+    client.close().await;
+}
+
+/// A cursor is an offset, and offsets stop at 10,000: a forged cursor with a valid digest
+/// pointing further is INVALID_INPUT and never reaches STRING (it once asked STRING for
+/// 4294967295 rows).
+#[tokio::test]
+async fn a_cursor_past_10000_candidates_is_refused() {
+    let (upstream, client) = setup().await;
+    let scope = "string_search_proteins|TP53|9606";
+    for offset in [10_001_u64, 4_294_967_295, u64::MAX] {
+        let forged = lifesciences_core::cursor::encode(scope, &offset);
+        let e = client
+            .call_err(
+                "string_search_proteins",
+                json!({"query": "TP53", "cursor": forged}),
+            )
+            .await;
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{offset}");
+        assert!(e.message.contains("10000 candidates deep"), "{}", e.message);
+        assert_eq!(e.invalid_input.as_deref(), Some(forged.as_str()));
+    }
+    assert_eq!(request_count(&upstream).await, 0);
+
+    // The cap itself is a page like any other: STRING is asked for offset + limit + 1.
+    get("get_string_ids")
+        .and(query_param("limit", "10011"))
+        .respond_with(fixture("get_string_ids__TP53.json"))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    let at_cap = lifesciences_core::cursor::encode(scope, &10_000_u64);
+    let page = client
+        .call_ok(
+            "string_search_proteins",
+            json!({"query": "TP53", "cursor": at_cap}),
+        )
+        .await;
+    assert_eq!(page["items"], json!([]));
     client.close().await;
 }
 
