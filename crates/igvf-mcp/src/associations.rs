@@ -40,6 +40,14 @@ impl<'de> Deserialize<'de> for Relationship {
     /// Case-insensitive, with a few synonyms (`qtl`, `disease`, `interaction`, `drug`).
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let raw = String::deserialize(d)?;
+        Self::parse(&raw).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Relationship {
+    /// Case-insensitive, with a few synonyms (`qtl`, `disease`, `interaction`, `drug`);
+    /// the error is a sentence naming the valid values.
+    pub fn parse(raw: &str) -> Result<Self, String> {
         match raw.trim().to_ascii_lowercase().as_str() {
             "regulatory" | "regulation" | "qtl" | "eqtl" => Ok(Self::Regulatory),
             "genetic" | "disease" | "phenotype" | "gwas" => Ok(Self::Genetic),
@@ -47,15 +55,13 @@ impl<'de> Deserialize<'de> for Relationship {
             "functional" | "function" | "pathway" | "pathways" | "go" => Ok(Self::Functional),
             "pharmacological" | "pharmacogenomic" | "drug" | "drugs" => Ok(Self::Pharmacological),
             "all" | "any" | "*" => Ok(Self::All),
-            _ => Err(serde::de::Error::custom(format!(
+            _ => Err(format!(
                 "'{raw}' is not a relationship; use one of 'regulatory', 'genetic', \
                  'physical', 'functional', 'pharmacological', 'all'"
-            ))),
+            )),
         }
     }
-}
 
-impl Relationship {
     /// The five concrete relationships.
     pub const CONCRETE: [Relationship; 5] = [
         Self::Regulatory,
@@ -274,9 +280,26 @@ pub struct Subject {
     pub id: Option<String>,
     /// The gene symbol, when known (gene and protein subjects).
     pub symbol: Option<String>,
+    /// The Ensembl protein IDs the subject stands for on protein edges: a gene's
+    /// proteins (every `/proteins` record named exactly by its symbol), or a protein's
+    /// exact matches. Edges of protein data sets must involve one of them.
+    pub proteins: Vec<String>,
+    /// Whether the entity is known to exist (it was looked up to resolve it).
+    pub verified: bool,
 }
 
 impl Subject {
+    /// A subject known only by what the caller gave (nothing looked up yet).
+    pub fn unresolved(identifier: Identifier, id: Option<String>) -> Self {
+        Self {
+            identifier,
+            id,
+            symbol: None,
+            proteins: Vec::new(),
+            verified: false,
+        }
+    }
+
     /// The subject's kind.
     pub fn kind(&self) -> EntityKind {
         self.identifier.kind()
@@ -304,21 +327,20 @@ impl Subject {
                 _,
             ) if self.kind() == EntityKind::Gene => id.map(|v| ("gene_id", v)),
             // A gene's proteins, by the gene symbol (the protein `name` is the symbol,
-            // matched exactly upstream).
+            // matched exactly upstream); edges are then checked against their ENSP IDs.
             (E::ProteinsProteins | E::ProteinsComplexes, _) if self.kind() == EntityKind::Gene => {
                 self.symbol.clone().map(|s| ("protein_name", s))
             }
-            (E::ProteinsProteins | E::ProteinsComplexes | E::ProteinsVariants, ident) => {
-                match ident {
-                    I::EnsemblProtein { id, .. } => Some(("protein_id", id.clone())),
-                    I::Uniprot(v) if v.contains('-') => Some(("protein_id", v.clone())),
-                    I::Uniprot(v) => Some(("dbxrefs", v.clone())),
-                    I::UniprotName(v) => Some(("uniprot_name", v.clone())),
-                    I::ProteinSymbol(v) => Some(("protein_name", v.clone())),
-                    _ => None,
-                }
+            // A protein by its Ensembl ID (UniProt accessions, entry names and symbols are
+            // resolved to it first).
+            (E::ProteinsProteins | E::ProteinsComplexes | E::ProteinsVariants, _)
+                if self.kind() == EntityKind::Protein =>
+            {
+                id.map(|v| ("protein_id", v))
             }
-            (E::GeneProductsGoTerms, I::EnsemblProtein { id, .. }) => Some(("query", id.clone())),
+            (E::GeneProductsGoTerms, _) if self.kind() == EntityKind::Protein => {
+                id.map(|v| ("query", v))
+            }
             (
                 E::VariantsGenes
                 | E::VariantsGenomicElements
@@ -335,15 +357,21 @@ impl Subject {
                 I::ClinGen(v) => Some(("ca_id", v.clone())),
                 _ => None,
             },
-            (E::DiseasesGenes | E::DiseasesVariants, I::OntologyTerm { prefix, .. })
-                if prefix != "GO" =>
+            // Terms by ID or (resolved) name: GO terms on the GO data set, the others on
+            // the disease and phenotype data sets.
+            (E::DiseasesGenes | E::DiseasesVariants, _)
+                if self.kind() == EntityKind::OntologyTerm && !self.is_go_term() =>
             {
                 id.map(|v| ("disease_id", v))
             }
-            (E::PhenotypesVariants, I::OntologyTerm { prefix, .. }) if prefix != "GO" => {
+            (E::PhenotypesVariants, _)
+                if self.kind() == EntityKind::OntologyTerm && !self.is_go_term() =>
+            {
                 id.map(|v| ("phenotype_id", v))
             }
-            (E::GoTermsGeneProducts, I::OntologyTerm { prefix, .. }) if prefix == "GO" => {
+            (E::GoTermsGeneProducts, _)
+                if self.kind() == EntityKind::OntologyTerm && self.is_go_term() =>
+            {
                 id.map(|v| ("go_term_id", v))
             }
             (E::DrugsVariants, I::PharmGkb(_) | I::DrugName(_)) => id.map(|v| ("drug_id", v)),
@@ -355,15 +383,29 @@ impl Subject {
         }
     }
 
+    /// Whether the subject is a GO term (by its ID, or the ID its name resolved to).
+    fn is_go_term(&self) -> bool {
+        match &self.identifier {
+            Identifier::OntologyTerm { prefix, .. } => prefix == "GO",
+            _ => self
+                .id
+                .as_deref()
+                .is_some_and(|i| i.to_ascii_uppercase().starts_with("GO_")),
+        }
+    }
+
     /// The keys the subject's side of an edge of `endpoint` may carry, to check edges
-    /// involve it. Empty when the subject was queried by something edges do not carry
-    /// (an rsID, a symbol, a gene's proteins by symbol).
+    /// involve it: its ID, and on protein data sets its proteins' Ensembl IDs. Empty
+    /// only when the subject was queried by something edges do not carry (an rsID).
     pub fn keys_for(&self, endpoint: Endpoint) -> Vec<String> {
         if self.needs_symbol(endpoint) {
-            return Vec::new();
+            return self.proteins.clone();
         }
         let mut keys: Vec<String> = self.id.iter().cloned().collect();
-        if let Identifier::OntologyTerm { .. } = self.identifier {
+        if self.kind() == EntityKind::Protein {
+            keys.extend(self.proteins.iter().cloned());
+        }
+        if self.kind() == EntityKind::OntologyTerm {
             keys.extend(self.id.iter().map(|i| ontology_curie(i)));
         }
         match &self.identifier {
@@ -380,6 +422,36 @@ impl Subject {
                 endpoint,
                 Endpoint::ProteinsProteins | Endpoint::ProteinsComplexes
             )
+    }
+}
+
+/// What kind of entity, in which forms, a data set is queried by (for the hint when an
+/// entity cannot be used with any data set of a relationship).
+pub fn accepts(endpoint: Endpoint) -> &'static str {
+    use Endpoint as E;
+    match endpoint {
+        E::GenesVariants
+        | E::GenesGenomicElements
+        | E::GenesDiseases
+        | E::GenesPathways
+        | E::GenesGenes => "a gene (symbol, ENSG…, HGNC:…)",
+        E::ProteinsProteins
+        | E::ProteinsComplexes
+        | E::ProteinsVariants
+        | E::GeneProductsGoTerms => {
+            "a protein (ENSP…, a UniProt accession, or a symbol with hint 'protein') or a gene"
+        }
+        E::DiseasesGenes | E::DiseasesVariants => {
+            "a disease term (MONDO:…, Orphanet:…, EFO:…, or a name with hint 'disease'), not a GO term"
+        }
+        E::PhenotypesVariants => {
+            "a phenotype or trait term (EFO:…, HP:…, or a name with hint 'disease'), not a GO term"
+        }
+        E::GoTermsGeneProducts => "a GO term (GO:0000122)",
+        E::DrugsVariants => "a PharmGKB drug (PA448497, or a name with hint 'drug')",
+        E::ComplexesProteins => "a Complex Portal complex (CPX-11, or a name with hint 'complex')",
+        E::PathwaysGenes => "a Reactome pathway (R-HSA-164843, or a name with hint 'pathway')",
+        _ => "a variant (rsID, SPDI, genomic HGVS, CA…)",
     }
 }
 
@@ -418,14 +490,13 @@ pub fn request(dataset: &Dataset, subject: &Subject) -> Option<Request> {
 /// One side of an association.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct EntityRef {
-    /// The entity's ID, in the form `igvf_get_entity` accepts (ENSG…, SPDI, ENSP…,
-    /// `MONDO:…`, `PA…`, `CPX-…`, `R-HSA-…`), or a regulatory element's name.
+    /// An ID `igvf_get_entity` accepts, or a regulatory element's name.
     pub id: String,
     /// `gene`, `variant`, `protein`, `ontology_term`, `drug`, `complex`, `pathway`,
-    /// `genomic_element`, `study`.
+    /// `genomic_element`.
     #[serde(rename = "_type")]
     pub kind: String,
-    /// A name, when the catalog gives one (gene symbol, disease or trait name).
+    /// Symbol, disease or trait name, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
@@ -433,63 +504,63 @@ pub struct EntityRef {
 /// One association, with its context.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Association {
-    /// The relationship it belongs to: `regulatory`, `genetic`, `physical`,
-    /// `functional`, `pharmacological`.
+    /// `regulatory`, `genetic`, `physical`, `functional` or `pharmacological`.
     pub relationship: String,
-    /// The kind of edge: the catalog's label (`eQTL`, `splice_QTL`, `caQTL`, `GWAS`…) or
-    /// its predicate when there is no label.
+    /// The catalog's label (`eQTL`, `splice_QTL`, `GWAS`…), else its predicate.
     pub relationship_type: String,
-    /// The catalog's predicate, e.g. `modulates expression of`.
+    /// E.g. `modulates expression of`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub predicate: Option<String>,
     /// The entity queried.
     pub source_entity: EntityRef,
-    /// The entity at the other end.
+    /// The other end.
     pub target_entity: EntityRef,
-    /// The data source, e.g. `AFGR`, `EBI`, `ClinGen`, `OpenTargets`.
+    /// E.g. `EBI`, `ClinGen`, `OpenTargets`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// The method, e.g. `eQTL`, `CRISPR screen`, `ENCODE-rE2G`, `GWAS`.
+    /// E.g. `eQTL`, `CRISPR screen`, `GWAS`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
-    /// The p-value (from `p_value`, the GWAS edge's `p_val`, PharmGKB's study
-    /// parameters, or 10^-neg_log10_pvalue).
+    // From `p_value`, the GWAS edge's `p_val`, PharmGKB's study parameters, or
+    // 10^-neg_log10_pvalue.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p_value: Option<f64>,
-    /// -log10 of the p-value, as the catalog states it.
+    /// As the catalog states it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub neg_log10_p_value: Option<f64>,
-    /// The effect size.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effect_size: Option<f64>,
-    /// What `effect_size` measures: `effect_size`, `beta` or `log2FC`.
+    /// `effect_size`, `beta` or `log2FC`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effect_size_measure: Option<String>,
-    /// A score (prediction score, interaction confidence, z-score for co-expression).
+    /// 0–1 (prediction score, interaction confidence).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
-    /// Fine-mapping posterior inclusion probability (QTLs).
+    /// Unbounded (QTLs, co-expression).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z_score: Option<f64>,
+    /// Fine-mapping PIP (QTLs).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub posterior_inclusion_probability: Option<f64>,
     /// `observed data` or `prediction`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence_class: Option<String>,
-    /// The tissue or cell type (the catalog's `biological_context`).
+    /// Tissue or cell type (`biological_context`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tissue: Option<String>,
-    /// The biosample's ontology term, e.g. `UBERON:0002046`.
+    /// E.g. `UBERON:0002046`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub biosample: Option<String>,
-    /// Clinical significance, association type or interaction type.
+    /// Clinical significance, association or interaction type.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<String>,
-    /// The study, e.g. `GCST007841` or `QTS000015`.
+    /// E.g. `GCST007841`, `QTS000015`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub study: Option<String>,
-    /// Supporting publications, `PMID:…`.
+    /// `PMID:…`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pmids: Vec<String>,
-    /// The catalog endpoint it came from, e.g. `/genes/variants`.
+    /// The catalog endpoint, e.g. `/genes/variants`.
     pub dataset: String,
 }
 
@@ -572,7 +643,18 @@ pub fn map_edge(dataset: &Dataset, subject: &Subject, edge: Edge) -> Option<Asso
         neg_log10_p_value: edge.neg_log10_pvalue,
         effect_size: effect.map(|(v, _)| v),
         effect_size_measure: effect.map(|(_, m)| m.to_owned()),
-        score: edge.score.or(edge.z_score),
+        score: edge.score.filter(|s| {
+            let in_range = (0.0..=1.0).contains(s);
+            if !in_range {
+                tracing::debug!(
+                    score = s,
+                    dataset = dataset.endpoint.path(),
+                    "score outside 0–1 left out"
+                );
+            }
+            in_range
+        }),
+        z_score: edge.z_score,
         posterior_inclusion_probability: edge.posterior_inclusion_probability,
         evidence_class: edge.class.clone(),
         tissue: edge.biological_context.clone(),
@@ -674,9 +756,8 @@ mod tests {
 
     fn subject(raw: &str, id: Option<&str>, symbol: Option<&str>) -> Subject {
         Subject {
-            identifier: detect(raw, None).unwrap(),
-            id: id.map(str::to_owned),
             symbol: symbol.map(str::to_owned),
+            ..Subject::unresolved(detect(raw, None).unwrap(), id.map(str::to_owned))
         }
     }
 

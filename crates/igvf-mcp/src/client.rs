@@ -283,6 +283,9 @@ impl Endpoint {
 pub struct Request {
     endpoint: Endpoint,
     query: Vec<(&'static str, String)>,
+    /// What the caller sent for the argument behind a parameter (a region as typed,
+    /// a source as spelt), echoed as `invalid_input` when the upstream rejects it.
+    inputs: Vec<(&'static str, String)>,
 }
 
 impl Request {
@@ -291,7 +294,25 @@ impl Request {
         Self {
             endpoint,
             query: Vec::new(),
+            inputs: Vec::new(),
         }
+    }
+
+    /// Record that parameter `name` carries the caller's argument `raw` (as sent, before
+    /// normalising), so that a rejection of it echoes what the caller wrote.
+    #[must_use]
+    pub fn input(mut self, name: &'static str, raw: impl Into<String>) -> Self {
+        self.inputs.push((name, raw.into()));
+        self
+    }
+
+    /// What the caller sent for the argument behind parameter `name`, if it came from
+    /// one.
+    fn caller_input(&self, name: &str) -> Option<&str> {
+        self.inputs
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Add a parameter. A name the endpoint does not take is never sent (the upstream
@@ -366,7 +387,9 @@ impl IgvfClient {
     }
 
     /// One page of `request`: `page` is 0-based, `limit` at most the endpoint's cap.
-    /// A miss is `200 []` (or a 404 on by-ID lookups): both are an empty page.
+    /// A miss is `200 []`, or on by-ID lookups a 404 with trpc's `{"code": "NOT_FOUND"}`
+    /// body (API notes B.3): both are an empty page. Any other 404 (a wrong base URL, a
+    /// proxy's page) is an upstream error, not a miss.
     pub async fn page<T>(
         &self,
         request: &Request,
@@ -390,7 +413,7 @@ impl IgvfClient {
         }
         match self.get_json::<OneOrMany<T>>(endpoint.path(), &query).await {
             Ok(rows) => Ok(rows.0),
-            Err(e) if e.upstream_status() == Some(404) => Ok(Vec::new()),
+            Err(e) if e.upstream_status() == Some(404) && is_trpc_not_found(&e) => Ok(Vec::new()),
             Err(e) if e.upstream_status() == Some(400) => Err(map_bad_request(e, request)),
             Err(e) => Err(e),
         }
@@ -429,9 +452,25 @@ impl IgvfClient {
     }
 }
 
-/// Turn the upstream's 400 into `INVALID_INPUT` where the cause is the caller's value
-/// (an enum value, a region, a number), naming the accepted values from the embedded
-/// spec. Other 400s are this server's fault and stay upstream errors.
+/// Whether a 404's body is trpc-openapi's own "no such record" answer,
+/// `{"message": "...", "code": "NOT_FOUND"}`, rather than a page from something that is
+/// not the catalog's API.
+fn is_trpc_not_found(error: &ApiError) -> bool {
+    #[derive(serde::Deserialize)]
+    struct TrpcError {
+        #[serde(default)]
+        code: String,
+    }
+    error
+        .upstream_body()
+        .and_then(|body| serde_json::from_str::<TrpcError>(body).ok())
+        .is_some_and(|b| b.code == "NOT_FOUND")
+}
+
+/// Turn the upstream's 400 into `INVALID_INPUT` where the cause is a value the caller
+/// sent (an enum value, a region, a number), naming the accepted values from the
+/// embedded spec and echoing the caller's own text. A 400 about a parameter the caller
+/// did not supply is this server's fault and stays an upstream error.
 fn map_bad_request(error: ApiError, request: &Request) -> ApiError {
     let Some(body) = error.upstream_body() else {
         return error;
@@ -446,6 +485,9 @@ fn map_bad_request(error: ApiError, request: &Request) -> ApiError {
         .and_then(|b| b.issues.iter().find(|i| i.code == "invalid_enum_value"))
     {
         let param = issue.path.first().cloned().unwrap_or_default();
+        let Some(raw) = request.caller_input(&param) else {
+            return error;
+        };
         let received = issue.received.clone().unwrap_or_default();
         let from_spec = spec().values(request.endpoint.path(), &param);
         let accepted = if from_spec.is_empty() {
@@ -459,30 +501,30 @@ fn map_bad_request(error: ApiError, request: &Request) -> ApiError {
                 request.endpoint.path()
             ),
             format!("Accepted values: {}.", quoted(&accepted)),
-            received,
+            raw,
         );
     }
-    let sent = |name: &str| {
-        request
-            .query
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default()
-    };
-    if message.contains("Region") || message.contains("region") {
+    if (message.contains("Region") || message.contains("region"))
+        && let Some(raw) = request.caller_input("region")
+    {
         return ApiError::invalid_input(
             format!("IGVF Catalog rejected the region: {message}"),
             "Write the region as chromosome:start-end with start < end, e.g. \
              'chr17:41000000-41010000'; variant region queries are limited to 10 kb.",
-            sent("region"),
+            raw,
         );
     }
-    if message.contains("must be a valid number") {
+    // "<field> must be a valid number. Received: ..." names the parameter first.
+    if message.contains("must be a valid number")
+        && let Some(raw) = message
+            .split_whitespace()
+            .next()
+            .and_then(|field| request.caller_input(field))
+    {
         return ApiError::invalid_input(
             format!("IGVF Catalog rejected a numeric filter: {message}"),
             "Give thresholds as plain numbers, e.g. p_value 5e-8 or r2_threshold 0.8.",
-            message.clone(),
+            raw,
         );
     }
     error

@@ -2,12 +2,14 @@
 //! models (never passed through raw), with cross-references built through the registry.
 //!
 //! Coordinates are the catalog's: 0-based, half-open, on GRCh38 (human) or GRCm39
-//! (mouse).
+//! (mouse), with `chr`-prefixed chromosome names. Ensembl's REST server is 1-based,
+//! inclusive, with bare names (`17`): the field descriptions say how to convert.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use lifesciences_core::schemars::{self, JsonSchema};
-use lifesciences_core::{CrossReferences, XrefKey};
+use lifesciences_core::schemars::{self, JsonSchema, Schema, SchemaGenerator, json_schema};
+use lifesciences_core::{Cardinality, CrossReferences, REGISTRY, XrefKey};
 use serde::Serialize;
 
 use crate::ids::{EntityKind, Organism, ontology_curie};
@@ -19,129 +21,126 @@ use crate::models::{
 /// A gene.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GeneEntity {
-    /// Ensembl gene ID (no version), e.g. `ENSG00000012048`.
+    /// Ensembl gene ID, unversioned.
     pub id: String,
     /// Gene symbol, e.g. `BRCA1`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
-    /// Chromosome, e.g. `chr17`.
+    /// `chr17` style (Ensembl says `17`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chromosome: Option<String>,
-    /// Start, 0-based.
+    /// 0-based start (Ensembl's 1-based start is this + 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<u64>,
-    /// End, exclusive.
+    /// Exclusive end (equals Ensembl's 1-based inclusive end).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<u64>,
     /// `+` or `-`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strand: Option<String>,
-    /// GENCODE gene type, e.g. `protein_coding`, `lncRNA`.
+    /// GENCODE gene type, e.g. `protein_coding`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gene_type: Option<String>,
     /// `Homo sapiens` or `Mus musculus`.
     pub organism: String,
-    /// Reference assembly of the coordinates: `GRCh38` or `GRCm39`.
+    /// `GRCh38` or `GRCm39`.
     pub assembly: String,
-    /// Other symbols and names of the gene.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub synonyms: Vec<String>,
-    /// Gene collections the catalog tags it with (e.g. `ACMG73`).
+    /// E.g. `ACMG73`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub collections: Vec<String>,
-    /// IGVF study sets that include it.
+    /// IGVF study sets.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub study_sets: Vec<String>,
-    /// Annotation source and release, e.g. `GENCODE v43`.
+    /// E.g. `GENCODE v43`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// The same gene elsewhere (Ensembl, HGNC, Entrez).
+    #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
 }
 
 /// A transcript.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct TranscriptEntity {
-    /// Ensembl transcript ID (no version).
+    /// Ensembl transcript ID, unversioned.
     pub id: String,
-    /// GENCODE transcript type, e.g. `protein_coding`.
+    /// GENCODE transcript type.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript_type: Option<String>,
-    /// Chromosome, e.g. `chr20`.
+    /// `chr20` style (Ensembl says `20`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chromosome: Option<String>,
-    /// Start, 0-based.
+    /// 0-based start (Ensembl's 1-based start is this + 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<u64>,
-    /// End, exclusive.
+    /// Exclusive end (equals Ensembl's 1-based inclusive end).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<u64>,
     /// `+` or `-`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strand: Option<String>,
-    /// The parent gene's Ensembl ID.
+    /// The gene's Ensembl ID.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gene_id: Option<String>,
-    /// The parent gene's symbol, when the catalog gives one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gene_symbol: Option<String>,
-    /// Whether this is the MANE Select transcript of its gene.
+    /// MANE Select transcript of its gene.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mane_select: Option<bool>,
     /// `Homo sapiens` or `Mus musculus`.
     pub organism: String,
     /// `GRCh38` or `GRCm39`.
     pub assembly: String,
-    /// Annotation source and release.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// The transcript and its gene in Ensembl.
+    #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
 }
 
 /// A protein.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ProteinEntity {
-    /// Ensembl protein ID (no version).
+    /// Ensembl protein ID, unversioned.
     pub id: String,
-    /// The gene symbol, e.g. `CTCF`.
+    /// Gene symbol.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
     /// UniProt entry names, e.g. `CTCF_HUMAN`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub uniprot_names: Vec<String>,
-    /// UniProt protein names, e.g. `Transcriptional repressor CTCF`.
+    /// UniProt protein names.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<String>,
     /// UniProt accessions of this isoform, e.g. `P49711-2`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub uniprot_ids: Vec<String>,
-    /// Whether this is the MANE Select protein of its gene.
+    /// MANE Select protein of its gene.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mane_select: Option<bool>,
-    /// `Homo sapiens` or `Mus musculus`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub organism: Option<String>,
-    /// The same protein and its gene elsewhere (UniProt, Ensembl, HGNC, Entrez, RefSeq,
-    /// STRING, ChEMBL, PDB, KEGG, ...), from UniProt's cross-references.
+    #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
+    /// For lists cut to their first 10 in `cross_references`: the full count, e.g.
+    /// `{"pdb": 214}`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub cross_reference_counts: BTreeMap<String, u32>,
 }
 
 /// A sequence variant.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct VariantEntity {
-    /// The catalog's variant ID: the SPDI for human variants.
+    /// The catalog's variant ID (the SPDI for human variants).
     pub id: String,
-    /// Chromosome, e.g. `chr17`.
+    /// `chr17` style (Ensembl says `17`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chromosome: Option<String>,
-    /// Position, 0-based (as in SPDI).
+    /// 0-based position, as in SPDI (1-based VCF/Ensembl position is this + 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<u64>,
-    /// Reference allele.
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
-    /// Alternate allele.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alt: Option<String>,
     /// dbSNP rsIDs.
@@ -150,81 +149,71 @@ pub struct VariantEntity {
     /// SPDI, e.g. `NC_000017.11:43057062:GGG:GGGG`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spdi: Option<String>,
-    /// Genomic HGVS, e.g. `NC_000017.11:g.43057065dup`.
+    /// Genomic HGVS.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hgvs: Option<String>,
-    /// ClinGen Allele Registry ID.
+    /// ClinGen allele ID.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ca_id: Option<String>,
     /// `Homo sapiens` or `Mus musculus`.
     pub organism: String,
     /// `GRCh38` or `GRCm39`.
     pub assembly: String,
-    /// `coding` or `noncoding` (GENCODE category).
+    /// `coding` or `noncoding`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gencode_category: Option<String>,
-    /// FunSeq description.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub funseq_description: Option<String>,
-    /// Allele frequencies by population, e.g. `gnomad_af_total`, `gnomad_af_nfe`,
-    /// `bravo_af` (only those the catalog has).
+    /// Allele frequencies, e.g. `gnomad_af_total`, `gnomad_af_nfe`, `bravo_af`.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub allele_frequencies: BTreeMap<String, f64>,
-    /// Where the catalog took the record from (e.g. `FAVOR`).
+    /// E.g. `FAVOR`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// Registry cross-references (none of the registry's keys name variants, so usually
-    /// empty).
+    #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
 }
 
-/// An ontology term: a disease, phenotype, trait, GO term, tissue or cell type.
+/// An ontology term: disease, phenotype, trait, GO term, tissue or cell type.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct OntologyTermEntity {
     /// The term as a CURIE, e.g. `MONDO:0009861`.
     pub id: String,
-    /// The catalog's key for the term (underscore form), e.g. `MONDO_0009861`.
+    /// The catalog's key, e.g. `MONDO_0009861`.
     pub term_id: String,
-    /// The term's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Synonyms.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub synonyms: Vec<String>,
-    /// Definition.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// The ontology, e.g. `MONDO`, `ORPHANET`, `EFO`, `GO`.
+    /// E.g. `MONDO`, `EFO`, `GO`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ontology: Option<String>,
-    /// GO subontology (`biological_process`, `molecular_function`, `cellular_component`).
+    /// GO subontology.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subontology: Option<String>,
-    /// The term's IRI.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub uri: Option<String>,
-    /// MONDO, EFO or Orphanet IDs of the term.
+    #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
 }
 
-/// A drug (a PharmGKB chemical).
+/// A drug (PharmGKB chemical).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DrugEntity {
-    /// PharmGKB chemical ID, e.g. `PA448497`.
+    /// PharmGKB ID, e.g. `PA448497`.
     pub id: String,
-    /// Drug name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Ontology terms classifying the drug.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ontology_terms: Vec<String>,
-    /// `pharmGKB`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// The drug's PharmGKB page.
+    /// PharmGKB page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
-    /// Registry cross-references (usually empty: PharmGKB has no registry key).
+    #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
 }
 
@@ -233,77 +222,96 @@ pub struct DrugEntity {
 pub struct ComplexEntity {
     /// Complex Portal ID, e.g. `CPX-11`.
     pub id: String,
-    /// Complex name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Other names.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
-    /// Participants as UniProt accessions with stoichiometry, e.g. `Q15796(3)`.
+    /// UniProt accessions with stoichiometry, e.g. `Q15796(3)`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub participants: Vec<String>,
-    /// What the complex does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// Assembly, e.g. `Homotrimer`.
+    /// E.g. `Homotrimer`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub complex_assembly: Option<String>,
     /// ECO evidence code.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence_code: Option<String>,
-    /// Reactome cross-references.
+    /// Reactome IDs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub reactome: Vec<String>,
-    /// The participants' UniProt accessions.
+    #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
 }
 
 /// A pathway (Reactome).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct PathwayEntity {
-    /// Reactome stable ID, e.g. `R-HSA-164843`.
+    /// Reactome ID, e.g. `R-HSA-164843`.
     pub id: String,
-    /// Pathway name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Organism.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub organism: Option<String>,
-    /// Whether Reactome marks it as a disease pathway.
+    /// A disease pathway.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_in_disease: Option<bool>,
-    /// Whether it is a top-level pathway.
+    /// A top-level pathway.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_top_level: Option<bool>,
-    /// Other names.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
-    /// Disease terms (CURIEs), e.g. `DOID:526`.
+    /// Disease terms, e.g. `DOID:526`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub disease_terms: Vec<String>,
-    /// Registry cross-references (usually empty).
+    #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
 }
 
-/// Any entity, tagged with `_type`.
+/// The schema of `cross_references`, shared by every entity: the registry's keys, each
+/// a string or a list of strings. The registry's patterns are enforced when values are
+/// added (invalid ones are dropped), so they are not repeated to the reader.
+pub struct CrossReferencesSchema;
+
+impl JsonSchema for CrossReferencesSchema {
+    fn schema_name() -> Cow<'static, str> {
+        "CrossReferences".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let mut properties = serde_json::Map::new();
+        for spec in &REGISTRY {
+            let schema = match spec.cardinality {
+                Cardinality::One => serde_json::json!({"type": "string"}),
+                _ => serde_json::json!({"type": "array", "items": {"type": "string"}}),
+            };
+            properties.insert(spec.name.to_owned(), schema);
+        }
+        json_schema!({
+            "type": "object",
+            "description": "The entity in other databases (empty keys omitted).",
+            "properties": properties,
+            "additionalProperties": false
+        })
+    }
+}
+
+/// How many values a list in `cross_references` keeps (TP53's protein has over 200
+/// PDB structures).
+pub const XREF_LIST_MAX: usize = 10;
+
+/// Any entity, tagged with `_type`. (Variants are undocumented on purpose: their
+/// structs' docs describe them, once.)
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(tag = "_type", rename_all = "snake_case")]
 pub enum Entity {
-    /// A gene.
     Gene(GeneEntity),
-    /// A transcript.
     Transcript(TranscriptEntity),
-    /// A protein.
     Protein(ProteinEntity),
-    /// A sequence variant.
     Variant(VariantEntity),
-    /// An ontology term (disease, phenotype, GO term, tissue, cell type).
     OntologyTerm(OntologyTermEntity),
-    /// A drug.
     Drug(DrugEntity),
-    /// A protein complex.
     Complex(ComplexEntity),
-    /// A pathway.
     Pathway(PathwayEntity),
 }
 
@@ -416,10 +424,14 @@ pub fn transcript(t: Transcript) -> TranscriptEntity {
     }
 }
 
-/// Map a protein record; its UniProt cross-references feed the registry.
+/// Map a protein record; its UniProt cross-references feed the registry, lists cut to
+/// [`XREF_LIST_MAX`] values with the full count in `cross_reference_counts`.
 pub fn protein(p: Protein) -> ProteinEntity {
-    let mut xrefs = CrossReferences::new();
-    xrefs.extend(XrefKey::Uniprot, &p.uniprot_ids);
+    let mut pairs: Vec<(XrefKey, &str)> = p
+        .uniprot_ids
+        .iter()
+        .map(|u| (XrefKey::Uniprot, u.as_str()))
+        .collect();
     for x in &p.dbxrefs {
         let (Some(name), Some(id)) = (x.name.as_deref(), x.id.as_deref()) else {
             continue;
@@ -430,7 +442,7 @@ pub fn protein(p: Protein) -> ProteinEntity {
             "GeneID" => Some(XrefKey::Entrez),
             "Ensembl" if is_ensembl_transcript(id) => Some(XrefKey::EnsemblTranscript),
             "OpenTargets" => {
-                xrefs.add(XrefKey::EnsemblGene, id);
+                pairs.push((XrefKey::EnsemblGene, id));
                 Some(XrefKey::Opentargets)
             }
             "RefSeq" => Some(XrefKey::Refseq),
@@ -444,9 +456,10 @@ pub fn protein(p: Protein) -> ProteinEntity {
             _ => None,
         };
         if let Some(key) = key {
-            xrefs.add(key, id);
+            pairs.push((key, id));
         }
     }
+    let (cross_references, cross_reference_counts) = bounded_xrefs(&pairs);
     ProteinEntity {
         id: p.id,
         symbol: p.name,
@@ -455,8 +468,43 @@ pub fn protein(p: Protein) -> ProteinEntity {
         uniprot_ids: p.uniprot_ids,
         mane_select: p.mane_select,
         organism: p.organism,
-        cross_references: xrefs,
+        cross_references,
+        cross_reference_counts,
     }
+}
+
+/// Cross-references from `(key, value)` pairs, each list cut to [`XREF_LIST_MAX`]
+/// distinct valid values; the second value gives the full count of every list cut.
+fn bounded_xrefs(pairs: &[(XrefKey, &str)]) -> (CrossReferences, BTreeMap<String, u32>) {
+    let mut kept: BTreeMap<XrefKey, Vec<String>> = BTreeMap::new();
+    let mut xrefs = CrossReferences::new();
+    for (key, raw) in pairs {
+        if key.spec().cardinality == Cardinality::One {
+            xrefs.add(*key, raw);
+            continue;
+        }
+        let value = key.normalise(raw);
+        if !key.is_valid(&value) {
+            // `add` drops it and logs why.
+            xrefs.add(*key, raw);
+            continue;
+        }
+        let list = kept.entry(*key).or_default();
+        if !list.contains(&value) {
+            list.push(value);
+        }
+    }
+    let mut counts = BTreeMap::new();
+    for (key, values) in &kept {
+        xrefs.extend(*key, values.iter().take(XREF_LIST_MAX));
+        if values.len() > XREF_LIST_MAX {
+            counts.insert(
+                key.name().to_owned(),
+                u32::try_from(values.len()).unwrap_or(u32::MAX),
+            );
+        }
+    }
+    (xrefs, counts)
 }
 
 fn is_ensembl_transcript(id: &str) -> bool {
@@ -612,6 +660,22 @@ mod tests {
                 "string": "9606.ENSP00000494538", "kegg": "hsa:10664", "pdb": ["1X6H"]
             })
         );
+    }
+
+    #[test]
+    fn long_cross_reference_lists_are_cut_with_their_full_count() {
+        let dbxrefs: Vec<serde_json::Value> = (0..25)
+            .map(|i| json!({"name": "PDB", "id": format!("{}AB{}", i % 10, (b'A' + i as u8) as char)}))
+            .chain([json!({"name": "RefSeq", "id": "NP_000537.3"})])
+            .collect();
+        let p: Protein = serde_json::from_value(json!({
+            "_id": "ENSP00000269305", "name": "TP53", "dbxrefs": dbxrefs
+        }))
+        .unwrap();
+        let out = serde_json::to_value(protein(p)).unwrap();
+        assert_eq!(out["cross_references"]["pdb"].as_array().unwrap().len(), 10);
+        assert_eq!(out["cross_references"]["refseq"], json!(["NP_000537.3"]));
+        assert_eq!(out["cross_reference_counts"], json!({"pdb": 25}));
     }
 
     #[test]

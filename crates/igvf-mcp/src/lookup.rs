@@ -140,37 +140,65 @@ pub fn request_for(id: &Identifier) -> Request {
     }
 }
 
-/// Look `id` up with one upstream request.
-pub async fn lookup(client: &IgvfClient, id: &Identifier) -> Result<Found, ApiError> {
+/// Look `id` up with one upstream request. `raw` is what the caller sent, echoed as
+/// `invalid_input` on a miss.
+pub async fn lookup(client: &IgvfClient, id: &Identifier, raw: &str) -> Result<Found, ApiError> {
+    lookup_rows(client, id, raw, LOOKUP_ROWS).await
+}
+
+async fn lookup_rows(
+    client: &IgvfClient,
+    id: &Identifier,
+    raw: &str,
+    want: u32,
+) -> Result<Found, ApiError> {
     let request = request_for(id);
     let records: Vec<Record> = match request.endpoint() {
-        Endpoint::Genes => rows(client, &request, Record::Gene).await?,
-        Endpoint::Transcripts => rows(client, &request, Record::Transcript).await?,
-        Endpoint::Proteins => rows(client, &request, Record::Protein).await?,
-        Endpoint::Variants => rows(client, &request, Record::Variant).await?,
-        Endpoint::OntologyTerms => rows(client, &request, Record::OntologyTerm).await?,
-        Endpoint::Drugs => rows(client, &request, Record::Drug).await?,
-        Endpoint::Complexes => rows(client, &request, Record::Complex).await?,
-        _ => rows(client, &request, Record::Pathway).await?,
+        Endpoint::Genes => rows(client, &request, want, Record::Gene).await?,
+        Endpoint::Transcripts => rows(client, &request, want, Record::Transcript).await?,
+        Endpoint::Proteins => rows(client, &request, want, Record::Protein).await?,
+        Endpoint::Variants => rows(client, &request, want, Record::Variant).await?,
+        Endpoint::OntologyTerms => rows(client, &request, want, Record::OntologyTerm).await?,
+        Endpoint::Drugs => rows(client, &request, want, Record::Drug).await?,
+        Endpoint::Complexes => rows(client, &request, want, Record::Complex).await?,
+        _ => rows(client, &request, want, Record::Pathway).await?,
     };
-    select(id, records)
+    select(id, records, raw)
+}
+
+/// The Ensembl protein IDs of the gene with symbol `symbol`: every `/proteins` record
+/// whose name is exactly the symbol (all isoforms, up to the endpoint's page cap).
+/// Empty when the catalog has none (a non-coding gene).
+pub async fn gene_proteins(client: &IgvfClient, symbol: &str) -> Result<Vec<String>, ApiError> {
+    let id = Identifier::ProteinSymbol(symbol.to_owned());
+    let cap = Endpoint::Proteins.page_cap();
+    match lookup_rows(client, &id, symbol, cap).await {
+        Ok(found) => Ok(std::iter::once(&found.best)
+            .chain(found.others.iter())
+            .map(Record::id)
+            .collect()),
+        Err(e) if e.code() == lifesciences_core::ErrorCode::EntityNotFound => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
 }
 
 async fn rows<T, F>(
     client: &IgvfClient,
     request: &Request,
+    want: u32,
     wrap: F,
 ) -> Result<Vec<Record>, ApiError>
 where
     T: serde::de::DeserializeOwned + Send + 'static,
     F: Fn(T) -> Record,
 {
-    let fetched = client.fetch::<T>(request, LOOKUP_ROWS).await?;
+    let fetched = client.fetch::<T>(request, want).await?;
     Ok(fetched.items.into_iter().map(wrap).collect())
 }
 
-/// Keep the records that carry `id`; pick the best; explain a miss.
-pub fn select(id: &Identifier, records: Vec<Record>) -> Result<Found, ApiError> {
+/// Keep the records that carry `id`; pick the best; explain a miss (echoing `raw`, what
+/// the caller sent).
+pub fn select(id: &Identifier, records: Vec<Record>, raw: &str) -> Result<Found, ApiError> {
     let total = records.len();
     let (mut exact, rest): (Vec<Record>, Vec<Record>) =
         records.into_iter().partition(|r| matches_exactly(id, r));
@@ -193,7 +221,7 @@ pub fn select(id: &Identifier, records: Vec<Record>) -> Result<Found, ApiError> 
                 "IGVF Catalog returned records that do not carry the identifier; not using them"
             );
         }
-        return Err(not_found(id, &rest));
+        return Err(not_found(id, &rest, raw));
     }
     // Prefer the MANE Select protein among isoforms of one gene.
     exact.sort_by_key(|r| match r {
@@ -267,7 +295,7 @@ fn matches_synonym(id: &Identifier, record: &Record) -> bool {
     }
 }
 
-fn not_found(id: &Identifier, unrelated: &[Record]) -> ApiError {
+fn not_found(id: &Identifier, unrelated: &[Record], raw: &str) -> ApiError {
     let kind = id.kind();
     let value = id.value();
     let suggestions: Vec<String> = unrelated.iter().take(5).map(Record::label).collect();
@@ -296,7 +324,7 @@ fn not_found(id: &Identifier, unrelated: &[Record]) -> ApiError {
             suggestions.join(", ")
         ));
     }
-    ApiError::not_found(message, hint, value).with_suggestions(suggestions)
+    ApiError::not_found(message, hint, raw).with_suggestions(suggestions)
 }
 
 #[cfg(test)]
@@ -316,11 +344,23 @@ mod tests {
     fn an_unrelated_gene_is_never_returned_for_a_symbol() {
         // What `/genes` answers when it ignores the name (the `gene_name` trap).
         let id = detect("BRCA1", None).unwrap();
-        let e = select(&id, vec![gene("ENSG00000000003", "TSPAN6", &[])]).unwrap_err();
+        let e = select(&id, vec![gene("ENSG00000000003", "TSPAN6", &[])], "BRCA1").unwrap_err();
         let body = e.to_envelope().error;
         assert_eq!(body.code, ErrorCode::EntityNotFound);
         assert_eq!(body.suggestions, ["TSPAN6 (ENSG00000000003)"]);
         assert!(body.message.contains("no gene named 'BRCA1'"));
+    }
+
+    #[test]
+    fn a_miss_echoes_what_the_caller_sent_not_the_normalised_form() {
+        let id = detect("mondo:0000001", None).unwrap();
+        let body = select(&id, Vec::new(), "mondo:0000001")
+            .unwrap_err()
+            .to_envelope()
+            .error;
+        assert_eq!(body.invalid_input.as_deref(), Some("mondo:0000001"));
+        // The message names the key the catalog was asked for.
+        assert!(body.message.contains("MONDO_0000001"), "{}", body.message);
     }
 
     #[test]
@@ -332,19 +372,26 @@ mod tests {
                 gene("ENSG00000000001", "BRCA2", &["BRCA1"]),
                 gene("ENSG00000012048", "BRCA1", &[]),
             ],
+            "brca1",
         )
         .unwrap();
         assert_eq!(found.best.id(), "ENSG00000012048");
         assert_eq!(found.matched_via, None);
         let id = detect("RNF53", None).unwrap();
-        let found = select(&id, vec![gene("ENSG00000012048", "BRCA1", &["RNF53"])]).unwrap();
+        let found = select(
+            &id,
+            vec![gene("ENSG00000012048", "BRCA1", &["RNF53"])],
+            "RNF53",
+        )
+        .unwrap();
         assert_eq!(found.matched_via, Some("synonym"));
         // Identifiers never fall back to synonyms.
         let id = detect("ENSG00000012048", None).unwrap();
         assert!(
             select(
                 &id,
-                vec![gene("ENSG00000000003", "TSPAN6", &["ENSG00000012048"])]
+                vec![gene("ENSG00000000003", "TSPAN6", &["ENSG00000012048"])],
+                "ENSG00000012048"
             )
             .is_err()
         );

@@ -12,7 +12,8 @@ use lifesciences_core::ApiError;
 
 use crate::ids::Organism;
 
-/// A parsed region: chromosome name without `chr`, 0-based half-open coordinates.
+/// A parsed region: chromosome name without `chr`, 0-based half-open coordinates (the
+/// catalog's convention; Ensembl's REST server is 1-based inclusive).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Region {
     /// `1`…`22`, `X`, `Y`, `M` (mouse: `1`…`19`, `X`, `Y`, `M`).
@@ -79,7 +80,20 @@ impl Region {
             // A single position: that one base.
             None => start.saturating_add(1),
         };
+        // Checked first: past it, positions are small enough for the arithmetic below.
+        if let Some(beyond) = [start, end].into_iter().find(|p| *p > MAX_POSITION) {
+            return Err(invalid(
+                raw,
+                format!(
+                    "Invalid region '{raw}': position {beyond} is beyond the end of every chromosome."
+                ),
+                "Positions are base pairs on GRCh38 (human) or GRCm39 (mouse); chr1, the longest, \
+                 has about 248 million."
+                    .to_owned(),
+            ));
+        }
         if end_text.is_some() && start >= end {
+            let low = end.min(start);
             return Err(invalid(
                 raw,
                 format!(
@@ -88,20 +102,9 @@ impl Region {
                 format!(
                     "Write the smaller position first, e.g. 'chr{}:{}-{}'.",
                     chromosome,
-                    end.min(start),
-                    end.max(start).max(end.min(start) + 1)
+                    low,
+                    end.max(start).max(low.saturating_add(1))
                 ),
-            ));
-        }
-        if end > MAX_POSITION {
-            return Err(invalid(
-                raw,
-                format!(
-                    "Invalid region '{raw}': position {end} is beyond the end of every chromosome."
-                ),
-                "Positions are base pairs on GRCh38 (human) or GRCm39 (mouse); chr1, the longest, \
-                 has about 248 million."
-                    .to_owned(),
             ));
         }
         Ok(Self {
@@ -299,6 +302,10 @@ mod tests {
             "chr1:-200",
             "chr1:100-",
             "chr1:1M-5G",
+            // Found by review: `start == end == u64::MAX` overflowed building the hint.
+            "chr1:18446744073709551615-18446744073709551615",
+            "chr1:18446744073709551615",
+            "chr1:5000000000-1",
             ":1-2",
             "",
             "BRCA1",
@@ -377,6 +384,16 @@ mod tests {
         }
     }
 
+    /// Positions at the edges that matter: anywhere, the largest, around the cap, tiny.
+    fn edge_position() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            any::<u64>(),
+            Just(u64::MAX),
+            (MAX_POSITION - 2)..=(MAX_POSITION + 2),
+            0u64..3,
+        ]
+    }
+
     proptest! {
         #[test]
         fn any_valid_form_round_trips(
@@ -408,6 +425,19 @@ mod tests {
         fn no_input_panics(raw in "\\PC{0,40}") {
             let _ = human(&raw);
             let _ = Region::parse(&raw, Organism::Mouse);
+        }
+
+        #[test]
+        fn any_pair_of_positions_is_a_region_or_invalid_input(start in edge_position(), end in edge_position()) {
+            for raw in [format!("chr1:{start}-{end}"), format!("chr1:{start}")] {
+                match human(&raw) {
+                    Ok(region) => {
+                        prop_assert!(region.start < region.end);
+                        prop_assert!(region.end <= MAX_POSITION);
+                    }
+                    Err(e) => prop_assert_eq!(e.code(), ErrorCode::InvalidInput),
+                }
+            }
         }
 
         #[test]

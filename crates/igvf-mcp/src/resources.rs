@@ -98,9 +98,12 @@ fn identifier_guide() -> String {
          accepted and reported as `matched_synonym`). Anything else is `ENTITY_NOT_FOUND` \
          with the catalog's closest records as suggestions.\n\n\
          ## Coordinates\n\n\
-         Positions are 0-based, half-open, on GRCh38 (human) or GRCm39 (mouse), as in SPDI. \
-         Regions are `chr17:41000000-42000000`; `17:41M-42M`, commas and k/kb/M/Mb suffixes \
-         are accepted.\n",
+         Positions are 0-based, half-open, on GRCh38 (human) or GRCm39 (mouse), as in SPDI, \
+         and chromosomes are `chr`-prefixed (`chr17`). Ensembl's REST server is 1-based, \
+         inclusive, with bare names (`17`): its start is `start + 1`, its end the same \
+         number, so Ensembl's `17:1000-2000` is `chr17:999-2000` here. Regions are \
+         `chr17:41000000-42000000`; `17:41M-42M`, commas and k/kb/M/Mb suffixes are \
+         accepted.\n",
     );
     out
 }

@@ -9,30 +9,36 @@ use rmcp::{Json, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use crate::associations::{
-    Association, Dataset, Relationship, Subject, datasets_for, map_edge, relationships_for, request,
+    Association, DATASETS, Dataset, Relationship, Subject, accepts, datasets_for, map_edge,
+    relationships_for, request,
 };
-use crate::client::{IgvfClient, quoted};
-use crate::ids::{EntityKind, Hint, Identifier, detect};
-use crate::lookup::lookup;
+use crate::client::{Endpoint, IgvfClient, Request, quoted};
+use crate::ids::{EntityKind, Hint, Identifier, Organism, detect};
+use crate::lookup::{Record, gene_proteins, lookup};
 use crate::models::Edge;
 use crate::server::IgvfServer;
+
+/// The data sets where a `p_value` filter is sent upstream as `neg_log10_pvalue=gte:x`.
+/// The upstream filter drops rows whose `neg_log10_pvalue` is null, so it is only sent
+/// where rows carry it: the GWAS edges (recorded with both `p_val` and
+/// `neg_log10_pvalue`). QTL rows of `/genes/variants` and `/variants/genes` may carry only
+/// `p_value` (the recorded EBI row has `neg_log10_pvalue: null`), so there, as on every
+/// other data set, the filter is applied here over a full page.
+const P_VALUE_UPSTREAM: [Endpoint; 2] =
+    [Endpoint::VariantsPhenotypes, Endpoint::PhenotypesVariants];
 
 /// Optional filters of `igvf_find_associations`.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AssociationFilters {
-    /// Keep associations whose p-value is at most this, e.g. `5e-8`. Sent to the catalog
-    /// as a -log10 threshold where it supports one, and checked on every result; results
-    /// without a p-value are left out.
+    /// Largest p-value to keep, e.g. `5e-8`; results without a p-value are left out.
     #[serde(default, deserialize_with = "lenient::opt_f64")]
     pub p_value: Option<f64>,
-    /// Keep one data source, e.g. `AFGR`, `EBI`, `IGVF`, `ENCODE`, `ClinGen`, `Orphanet`,
-    /// `GenCC`, `OpenTargets`, `BioGRID`, `IntAct` (case-insensitive). The valid values of
-    /// each data set are listed by `igvf_list_sources`.
+    /// One data source, case-insensitive, e.g. `EBI`, `ClinGen`, `BioGRID` (valid values
+    /// per data set: `igvf_list_sources`).
     #[serde(default)]
     pub source: Option<String>,
-    /// Keep associations measured in a tissue or cell type whose name contains this text
-    /// (case-insensitive), e.g. `liver`, `T cell`, `lymphoblastoid`.
+    /// Text the tissue or cell type name must contain (case-insensitive), e.g. `liver`.
     #[serde(default)]
     pub tissue: Option<String>,
 }
@@ -41,24 +47,23 @@ pub struct AssociationFilters {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindAssociationsArgs {
-    /// The entity, in any form `igvf_get_entity` accepts: a gene (`TP53`,
-    /// `ENSG00000141510`), variant (`rs1152591`, SPDI, HGVS, `CA…`), protein (`ENSP…`,
-    /// `P04637`), disease or phenotype (`MONDO:0009861`, `EFO:0004339`), GO term, drug
-    /// (`PA448497`), complex (`CPX-11`) or pathway (`R-HSA-164843`). Symbols are resolved
-    /// to their exact gene first.
+    /// The entity, in any form `igvf_get_entity` accepts: gene (`TP53`, `ENSG…`),
+    /// variant (`rs1152591`, SPDI, HGVS, `CA…`), protein (`ENSP…`, `P04637`), disease or
+    /// phenotype (`MONDO:0009861`, `EFO:0004339`), GO term, drug (`PA448497`), complex
+    /// (`CPX-11`), pathway (`R-HSA-164843`). Names are resolved exactly first.
     pub entity_id: String,
     /// `regulatory` (QTLs, element–gene links, allele-specific binding), `genetic`
-    /// (disease, GWAS phenotypes), `physical` (protein–protein, complexes), `functional`
-    /// (pathways, GO, co-expression), `pharmacological` (variant–drug), or `all` (every
-    /// one that applies, in parallel).
-    pub relationship: Relationship,
+    /// (disease, GWAS), `physical` (protein–protein, complexes), `functional` (pathways,
+    /// GO, co-expression), `pharmacological` (variant–drug), or `all`.
+    #[schemars(with = "Relationship")]
+    pub relationship: String,
     /// Optional filters: `p_value` (maximum), `source`, `tissue`.
     #[serde(default)]
     pub filters: Option<AssociationFilters>,
-    /// Maximum associations from each data set queried, 1–500 (default 25).
+    /// Maximum associations per data set, 1–500 (default 25).
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     pub limit: Option<u32>,
-    /// Optional: the kind of entity meant, for names (e.g. `drug` for `aspirin`).
+    /// Optional kind of entity meant, for names (e.g. `drug` for `aspirin`).
     #[serde(default)]
     pub hint: Option<Hint>,
 }
@@ -68,12 +73,12 @@ pub struct FindAssociationsArgs {
 pub struct QueriedEntity {
     /// The input, as given.
     pub input: String,
-    /// `gene`, `variant`, `protein`, `ontology_term`, `drug`, `complex`, `pathway`.
+    /// Its kind.
     #[serde(rename = "_type")]
     pub kind: EntityKind,
     /// How the input was read.
     pub detected_as: String,
-    /// Its ID, when resolved (e.g. the Ensembl gene ID of a symbol).
+    /// Its ID, when resolved (e.g. the ENSG of a symbol, the ENSP of a UniProt accession).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Its gene symbol, when known.
@@ -90,23 +95,21 @@ pub struct DatasetError {
     pub message: String,
 }
 
-/// What one data set contributed.
+/// What one data set contributed (`igvf_list_sources` describes each).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DatasetReport {
     /// The catalog endpoint, e.g. `/genes/variants`.
     pub dataset: String,
     /// Its relationship.
     pub relationship: String,
-    /// What it holds.
-    pub description: String,
     /// Associations returned from it.
     pub returned: u32,
-    /// True when more associations exist than were returned (raise `limit` or filter).
+    /// True when more exist than were returned (raise `limit` or filter).
     pub truncated: bool,
-    /// Why it was skipped or what its filtering means.
+    /// Why it was skipped, or how it was filtered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    /// Set when this data set failed; the others are still reported.
+    /// Set when this data set failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<DatasetError>,
 }
@@ -120,8 +123,7 @@ pub struct AssociationsResult {
     pub relationship: String,
     /// The associations, grouped by data set in the order of `datasets`.
     pub associations: Vec<Association>,
-    /// Every data set considered: what it returned, whether it was truncated, skipped
-    /// or failed.
+    /// Every data set considered: returned, truncated, skipped or failed.
     pub datasets: Vec<DatasetReport>,
     /// What to know about the answer as a whole.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -132,7 +134,10 @@ pub struct AssociationsResult {
 #[derive(Debug, Clone, Default)]
 struct Filters {
     p_value: Option<f64>,
+    /// Trimmed, for matching.
     source: Option<String>,
+    /// As the caller sent it, for `invalid_input`.
+    source_raw: Option<String>,
     tissue: Option<String>,
 }
 
@@ -148,11 +153,12 @@ impl Filters {
                 p.to_string(),
             ));
         }
-        let text = |v: Option<String>| v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+        let text = |v: Option<&String>| v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
         Ok(Self {
             p_value: raw.p_value,
-            source: text(raw.source),
-            tissue: text(raw.tissue),
+            source: text(raw.source.as_ref()),
+            source_raw: raw.source,
+            tissue: text(raw.tissue.as_ref()),
         })
     }
 
@@ -186,21 +192,51 @@ impl Filters {
     }
 }
 
-/// One data set's query, ready to run or already settled (skipped).
+/// Why a data set was not queried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Skip {
+    /// It has human data only and the entity is a mouse one.
+    Organism,
+    /// It cannot be searched by this kind or form of entity.
+    Form,
+    /// The `source` filter names none of its sources.
+    Source,
+    /// The gene has no protein in the catalog (protein data sets of a gene).
+    NoProteins,
+}
+
+/// One data set's query, ready to run, or settled (skipped, or failed beforehand).
 struct Plan {
     dataset: &'static Dataset,
-    request: Option<crate::client::Request>,
+    request: Option<Request>,
+    skip: Option<Skip>,
     note: Option<String>,
+    failed: Option<ApiError>,
     local_source: bool,
 }
 
-/// Resolve what the edge endpoints need: symbols and names to their exact IDs, and a
-/// gene ID to its symbol when a gene's proteins are queried.
+/// What one data set gave.
+struct Outcome {
+    report: DatasetReport,
+    associations: Vec<Association>,
+    error: Option<ApiError>,
+    /// Rows the upstream returned, before any check or filter.
+    scanned: usize,
+    /// Whether the data set was not queried at all.
+    skipped: bool,
+}
+
+/// Resolve what the edge endpoints need: names, HGNC and Entrez IDs to the exact gene,
+/// UniProt accessions, entry names and protein symbols to the Ensembl protein, a gene
+/// to its symbol and its proteins' Ensembl IDs when protein data sets are queried. The
+/// second value is a failure of the gene's protein lookup (only the protein data sets
+/// depend on it).
 async fn subject(
     client: &IgvfClient,
     id: &Identifier,
+    raw: &str,
     datasets: &[&'static Dataset],
-) -> Result<Subject, ApiError> {
+) -> Result<(Subject, Option<ApiError>), ApiError> {
     let direct = match id {
         Identifier::EnsemblGene { id, .. } | Identifier::EnsemblProtein { id, .. } => {
             Some(id.clone())
@@ -212,52 +248,92 @@ async fn subject(
         | Identifier::Spdi(_) => Some(id.value()),
         _ => None,
     };
-    let probe = Subject {
-        identifier: id.clone(),
-        id: direct.clone(),
-        symbol: None,
-    };
+    let mut subject = Subject::unresolved(id.clone(), direct);
+    let wants_proteins =
+        id.kind() == EntityKind::Gene && datasets.iter().any(|d| subject.needs_symbol(d.endpoint));
     let needs_lookup = match id {
         Identifier::GeneSymbol(_)
         | Identifier::Hgnc(_)
         | Identifier::Entrez(_)
+        | Identifier::Uniprot(_)
+        | Identifier::UniprotName(_)
+        | Identifier::ProteinSymbol(_)
         | Identifier::OntologyName(_)
         | Identifier::DrugName(_)
         | Identifier::ComplexName(_)
         | Identifier::PathwayName(_) => true,
-        Identifier::EnsemblGene { .. } => datasets.iter().any(|d| probe.needs_symbol(d.endpoint)),
+        Identifier::EnsemblGene { .. } => wants_proteins,
         _ => false,
     };
-    if !needs_lookup {
-        return Ok(probe);
+    if needs_lookup {
+        let found = lookup(client, id, raw).await?;
+        subject.id = Some(found.best.api_id());
+        subject.symbol = found.best.symbol();
+        subject.verified = true;
+        if id.kind() == EntityKind::Protein {
+            subject.proteins = std::iter::once(&found.best)
+                .chain(found.others.iter())
+                .filter(|r| matches!(r, Record::Protein(_)))
+                .map(Record::id)
+                .collect();
+        }
+    } else if let Identifier::EnsemblProtein { id, .. } = id {
+        subject.proteins = vec![id.clone()];
     }
-    let found = lookup(client, id).await?;
-    Ok(Subject {
-        identifier: id.clone(),
-        id: Some(found.best.api_id()),
-        symbol: found.best.symbol(),
-    })
+    let mut protein_error = None;
+    if wants_proteins && let Some(symbol) = subject.symbol.clone() {
+        match gene_proteins(client, &symbol).await {
+            Ok(proteins) => subject.proteins = proteins,
+            Err(e) => protein_error = Some(e),
+        }
+    }
+    Ok((subject, protein_error))
 }
 
-fn plan(dataset: &'static Dataset, subject: &Subject, filters: &Filters) -> Plan {
-    let skip = |note: String| Plan {
+fn plan(
+    dataset: &'static Dataset,
+    subject: &Subject,
+    filters: &Filters,
+    protein_error: Option<&ApiError>,
+) -> Plan {
+    let settled = |skip: Option<Skip>, note: Option<String>, failed: Option<ApiError>| Plan {
         dataset,
         request: None,
-        note: Some(note),
+        skip,
+        note,
+        failed,
         local_source: false,
     };
-    let organism = subject.organism();
-    if !dataset.endpoint.serves(organism) {
-        return skip(format!(
-            "not queried: this data set has {} data only.",
-            crate::ids::Organism::Human.api_name()
-        ));
+    let skip = |why: Skip, note: String| settled(Some(why), Some(note), None);
+    if !dataset.endpoint.serves(subject.organism()) {
+        return skip(
+            Skip::Organism,
+            format!(
+                "not queried: this data set has {} data only.",
+                Organism::Human.api_name()
+            ),
+        );
+    }
+    if subject.needs_symbol(dataset.endpoint) {
+        if let Some(e) = protein_error {
+            return settled(None, None, Some(e.clone()));
+        }
+        if subject.proteins.is_empty() {
+            return skip(
+                Skip::NoProteins,
+                "not queried: the catalog has no protein for this gene.".to_owned(),
+            );
+        }
     }
     let Some(mut request) = request(dataset, subject) else {
-        return skip(format!(
-            "not queried: it cannot be searched by a {}.",
-            subject.identifier.form()
-        ));
+        return skip(
+            Skip::Form,
+            format!(
+                "not queried: it is searched by {}, not a {}.",
+                accepts(dataset.endpoint),
+                subject.identifier.form()
+            ),
+        );
     };
     let mut local_source = false;
     if let Some(source) = &filters.source {
@@ -265,27 +341,42 @@ fn plan(dataset: &'static Dataset, subject: &Subject, filters: &Filters) -> Plan
         let sendable = dataset.endpoint.allowed().contains(&"source") && !values.is_empty();
         if sendable {
             match values.iter().find(|v| v.eq_ignore_ascii_case(source)) {
-                Some(canonical) => request = request.param("source", canonical.clone()),
+                Some(canonical) => {
+                    request = request.param("source", canonical.clone()).input(
+                        "source",
+                        filters.source_raw.clone().unwrap_or_else(|| source.clone()),
+                    );
+                }
                 None => {
-                    return skip(format!(
-                        "not queried: source '{source}' is not one of its sources ({}).",
-                        quoted(values)
-                    ));
+                    return skip(
+                        Skip::Source,
+                        format!(
+                            "not queried: source '{source}' is not one of its sources ({}).",
+                            quoted(values)
+                        ),
+                    );
                 }
             }
         } else {
             local_source = true;
         }
     }
+    // p = 1 keeps every p-value: nothing to send (`gte:-0` would only drop rows).
     if let Some(p) = filters.p_value
+        && p < 1.0
+        && P_VALUE_UPSTREAM.contains(&dataset.endpoint)
         && dataset.endpoint.allowed().contains(&"neg_log10_pvalue")
     {
-        request = request.param("neg_log10_pvalue", format!("gte:{}", -p.log10()));
+        request = request
+            .param("neg_log10_pvalue", format!("gte:{}", -p.log10()))
+            .input("neg_log10_pvalue", p.to_string());
     }
     Plan {
         dataset,
         request: Some(request),
+        skip: None,
         note: None,
+        failed: None,
         local_source,
     }
 }
@@ -297,18 +388,40 @@ async fn run(
     subject: &Subject,
     filters: &Filters,
     limit: u32,
-) -> (DatasetReport, Vec<Association>, Option<ApiError>) {
+) -> Outcome {
     let mut report = DatasetReport {
         dataset: format!("/{}", plan.dataset.endpoint.path()),
         relationship: plan.dataset.relationship.as_str().to_owned(),
-        description: plan.dataset.description.to_owned(),
         returned: 0,
         truncated: false,
         note: plan.note,
         error: None,
     };
+    let failure = |mut report: DatasetReport, e: ApiError| {
+        let body = e.to_envelope().error;
+        report.error = Some(DatasetError {
+            code: body.code,
+            message: body.message,
+        });
+        Outcome {
+            report,
+            associations: Vec::new(),
+            error: Some(e),
+            scanned: 0,
+            skipped: false,
+        }
+    };
+    if let Some(e) = plan.failed {
+        return failure(report, e);
+    }
     let Some(request) = plan.request else {
-        return (report, Vec::new(), None);
+        return Outcome {
+            report,
+            associations: Vec::new(),
+            error: None,
+            scanned: 0,
+            skipped: true,
+        };
     };
     let server_p = request.has("neg_log10_pvalue");
     let local =
@@ -321,14 +434,7 @@ async fn run(
     };
     let fetched = match client.fetch::<Edge>(&request, want).await {
         Ok(f) => f,
-        Err(e) => {
-            let body = e.to_envelope().error;
-            report.error = Some(DatasetError {
-                code: body.code,
-                message: body.message,
-            });
-            return (report, Vec::new(), Some(e));
-        }
+        Err(e) => return failure(report, e),
     };
     let scanned = fetched.items.len();
     let mut unrelated = 0;
@@ -368,18 +474,118 @@ async fn run(
         report.note = Some(notes.join(" "));
     }
     report.returned = u32::try_from(kept.len()).unwrap_or(u32::MAX);
-    (report, kept, None)
+    Outcome {
+        report,
+        associations: kept,
+        error: None,
+        scanned,
+        skipped: false,
+    }
+}
+
+/// The error when no data set of the relationship could be queried for the entity,
+/// or `None` when that is itself the answer (a gene without proteins has no physical
+/// associations).
+fn nothing_to_query(
+    plans: &[Plan],
+    id: &Identifier,
+    raw: &str,
+    relationship: Relationship,
+    relationship_raw: &str,
+    filters: &Filters,
+) -> Option<ApiError> {
+    let skips: Vec<Skip> = plans.iter().filter_map(|p| p.skip).collect();
+    if skips.len() < plans.len() {
+        return None;
+    }
+    let kind = id.kind();
+    let rel = relationship.as_str();
+    if skips.contains(&Skip::Form) {
+        let mut forms: Vec<String> = Vec::new();
+        for p in plans.iter().filter(|p| p.skip == Some(Skip::Form)) {
+            let form = accepts(p.dataset.endpoint).to_owned();
+            if !forms.contains(&form) {
+                forms.push(form);
+            }
+        }
+        let other: Vec<&str> = relationships_for(kind)
+            .into_iter()
+            .filter(|r| *r != rel)
+            .collect();
+        let mut hint = format!("These data sets are searched by {}.", forms.join("; or "));
+        if kind == EntityKind::OntologyTerm && !other.is_empty() {
+            hint.push_str(&format!(
+                " For this term try relationship {}.",
+                quoted(&other.iter().map(|r| (*r).to_owned()).collect::<Vec<_>>())
+            ));
+        }
+        return Some(ApiError::unresolved(
+            format!(
+                "No '{rel}' data set of the IGVF Catalog can be searched by the {} '{raw}'.",
+                id.form()
+            ),
+            hint,
+            raw,
+        ));
+    }
+    if let Some(source) = &filters.source
+        && skips.iter().all(|s| *s == Skip::Source)
+    {
+        let mut valid: Vec<String> = Vec::new();
+        for p in plans {
+            for v in p.dataset.endpoint.enum_values("source") {
+                if !valid.contains(v) {
+                    valid.push(v.clone());
+                }
+            }
+        }
+        return Some(ApiError::invalid_input(
+            format!("No data set of '{rel}' associations for a {kind} has the source '{source}'."),
+            format!("Sources of these data sets: {}.", quoted(&valid)),
+            filters.source_raw.clone().unwrap_or_else(|| source.clone()),
+        ));
+    }
+    if skips
+        .iter()
+        .all(|s| matches!(s, Skip::Organism | Skip::Source))
+    {
+        let with_mouse: Vec<String> = Relationship::CONCRETE
+            .iter()
+            .filter(|r| {
+                DATASETS.iter().any(|d| {
+                    d.from == kind && d.relationship == **r && d.endpoint.serves(Organism::Mouse)
+                })
+            })
+            .map(|r| r.as_str().to_owned())
+            .collect();
+        let hint = if with_mouse.is_empty() {
+            format!("Use the human ortholog's ID (ENSG…) to get its '{rel}' associations.")
+        } else {
+            format!(
+                "Use the human ortholog's ID (ENSG…), or a relationship with mouse data: {}.",
+                quoted(&with_mouse)
+            )
+        };
+        return Some(ApiError::invalid_input(
+            format!(
+                "The IGVF Catalog has '{rel}' associations for human entities only; '{raw}' is a \
+                 mouse {kind}."
+            ),
+            hint,
+            relationship_raw,
+        ));
+    }
+    None
 }
 
 #[tool_router(router = find_associations_router, vis = "pub(crate)")]
 impl IgvfServer {
     /// Find an entity's relationships in the knowledge graph, from either side:
-    /// regulatory (eQTL/sQTL/caQTL, regulatory element–gene links, allele-specific
-    /// binding), genetic (gene/variant–disease, GWAS phenotypes), physical
-    /// (protein–protein, complexes), functional (pathways, GO, co-expression),
-    /// pharmacological (variant–drug), or all of them in parallel. Keeps p-values, effect
-    /// sizes, tissue, source and method; filters by p_value, source and tissue.
-    /// Example: `{"entity_id": "TP53", "relationship": "regulatory"}`.
+    /// regulatory (eQTL/sQTL/caQTL, element–gene links, allele-specific binding), genetic
+    /// (gene/variant–disease, GWAS), physical (protein–protein, complexes), functional
+    /// (pathways, GO, co-expression), pharmacological (variant–drug), or all in parallel.
+    /// Keeps p-values, effect sizes, tissue, source and method; filters by p_value,
+    /// source and tissue. Example: `{"entity_id": "TP53", "relationship": "regulatory"}`.
     #[tool(
         title = "Find associations of an entity",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
@@ -389,11 +595,19 @@ impl IgvfServer {
         Parameters(args): Parameters<FindAssociationsArgs>,
     ) -> Result<Json<AssociationsResult>, ApiError> {
         let args = args?;
+        let relationship = Relationship::parse(&args.relationship).map_err(|m| {
+            ApiError::invalid_input(
+                format!("Argument 'relationship' is not valid: {m}."),
+                "Use one of 'regulatory', 'genetic', 'physical', 'functional', \
+                 'pharmacological', 'all'.",
+                args.relationship.clone(),
+            )
+        })?;
         let id = detect(&args.entity_id, args.hint)?;
         let limit = in_range("limit", args.limit, 1, 500, 25)?;
         let filters = Filters::parse(args.filters)?;
         let kind = id.kind();
-        let datasets = datasets_for(kind, args.relationship);
+        let datasets = datasets_for(kind, relationship);
         if datasets.is_empty() {
             let valid = relationships_for(kind);
             return Err(if valid.is_empty() {
@@ -409,74 +623,75 @@ impl IgvfServer {
                 ApiError::invalid_input(
                     format!(
                         "There are no '{}' associations for a {kind} in the IGVF Catalog.",
-                        args.relationship.as_str()
+                        relationship.as_str()
                     ),
                     format!(
                         "For a {kind}, relationship is one of {}, or 'all'.",
                         quoted(&valid.iter().map(|v| (*v).to_owned()).collect::<Vec<_>>())
                     ),
-                    args.relationship.as_str(),
+                    args.relationship,
                 )
             });
         }
         let client = self.client();
-        let subject = subject(client, &id, &datasets).await?;
+        let (subject, protein_error) = subject(client, &id, &args.entity_id, &datasets).await?;
         let plans: Vec<Plan> = datasets
             .iter()
-            .map(|d| plan(d, &subject, &filters))
+            .map(|d| plan(d, &subject, &filters, protein_error.as_ref()))
             .collect();
-        if let Some(source) = &filters.source {
-            let all_refused = plans.iter().all(|p| {
-                p.request.is_none() && p.note.as_deref().is_some_and(|n| n.contains("source"))
-            });
-            if all_refused {
-                let mut valid: Vec<String> = Vec::new();
-                for d in &datasets {
-                    for v in d.endpoint.enum_values("source") {
-                        if !valid.contains(v) {
-                            valid.push(v.clone());
-                        }
-                    }
-                }
-                return Err(ApiError::invalid_input(
-                    format!(
-                        "No data set of '{}' associations for a {kind} has the source '{source}'.",
-                        args.relationship.as_str()
-                    ),
-                    format!("Sources of these data sets: {}.", quoted(&valid)),
-                    source.clone(),
-                ));
-            }
+        if let Some(e) = nothing_to_query(
+            &plans,
+            &id,
+            &args.entity_id,
+            relationship,
+            &args.relationship,
+            &filters,
+        ) {
+            return Err(e);
         }
+        let no_proteins = plans.iter().any(|p| p.skip == Some(Skip::NoProteins));
         let outcomes = join_all(
             plans
                 .into_iter()
                 .map(|p| run(client, p, &subject, &filters, limit)),
         )
         .await;
-        let queried = outcomes
-            .iter()
-            .filter(|(r, _, _)| {
-                r.note
-                    .as_deref()
-                    .is_none_or(|n| !n.starts_with("not queried"))
-            })
-            .count();
-        let failed: Vec<&ApiError> = outcomes.iter().filter_map(|(_, _, e)| e.as_ref()).collect();
+        let queried = outcomes.iter().filter(|o| !o.skipped).count();
+        let failed: Vec<&ApiError> = outcomes.iter().filter_map(|o| o.error.as_ref()).collect();
         if queried > 0 && failed.len() == queried {
             // Nothing answered: the error is the answer.
             if let Some(first) = failed.first() {
                 return Err((*first).clone());
             }
         }
+        // Every data set answered with nothing at all: say so only if the entity exists
+        // (one lookup, unless resolving it was one already).
+        if queried > 0
+            && failed.is_empty()
+            && !subject.verified
+            && outcomes.iter().all(|o| o.scanned == 0)
+        {
+            match lookup(client, &id, &args.entity_id).await {
+                Err(e) if e.code() == ErrorCode::EntityNotFound => return Err(e),
+                Err(e) => tracing::warn!(error = %e, "could not check that the entity exists"),
+                Ok(_) => {}
+            }
+        }
         let mut notes = Vec::new();
+        if no_proteins {
+            notes.push(format!(
+                "The catalog has no protein for {}, so its protein interactions and complexes \
+                 were not searched (a non-coding gene has none).",
+                subject.symbol.as_deref().unwrap_or(&args.entity_id)
+            ));
+        }
         if !failed.is_empty() {
             notes.push(format!(
                 "{} of {queried} data set(s) failed (see datasets[].error); the others answered.",
                 failed.len()
             ));
         }
-        if outcomes.iter().any(|(r, _, _)| r.truncated) {
+        if outcomes.iter().any(|o| o.report.truncated) {
             notes.push(format!(
                 "Some data sets have more associations than the {limit} returned each; raise \
                  'limit' (up to 500) or add filters."
@@ -484,9 +699,9 @@ impl IgvfServer {
         }
         let mut datasets_out = Vec::new();
         let mut associations = Vec::new();
-        for (report, items, _) in outcomes {
-            datasets_out.push(report);
-            associations.extend(items);
+        for outcome in outcomes {
+            datasets_out.push(outcome.report);
+            associations.extend(outcome.associations);
         }
         Ok(Json(AssociationsResult {
             entity: QueriedEntity {
@@ -499,7 +714,7 @@ impl IgvfServer {
                 }),
                 symbol: subject.symbol.clone(),
             },
-            relationship: args.relationship.as_str().to_owned(),
+            relationship: relationship.as_str().to_owned(),
             associations,
             datasets: datasets_out,
             notes,

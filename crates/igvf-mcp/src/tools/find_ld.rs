@@ -2,13 +2,14 @@
 //! and ancestry.
 
 use lifesciences_core::schemars::{self, JsonSchema};
-use lifesciences_core::{ApiError, Parameters, in_range, lenient};
+use lifesciences_core::{ApiError, ErrorCode, Parameters, in_range, lenient};
 use rmcp::{Json, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
 use crate::associations::Subject;
 use crate::client::{Endpoint, Request, quoted};
 use crate::ids::{EntityKind, Hint, Identifier, detect};
+use crate::lookup::lookup;
 use crate::models::LdEdge;
 use crate::server::IgvfServer;
 
@@ -36,25 +37,21 @@ pub struct FindLdArgs {
 /// A variant in LD with the query variant.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct LdPartner {
-    /// Its SPDI (the catalog's variant ID).
+    /// The catalog's variant ID.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spdi: Option<String>,
-    /// Its rsID.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rsid: Option<String>,
-    /// Its genomic HGVS.
+    /// Genomic HGVS.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hgvs: Option<String>,
-    /// Position, 0-based.
+    /// Position, 0-based (as in SPDI; Ensembl's is 1-based).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<u64>,
-    /// r² with the query variant.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r2: Option<f64>,
-    /// D′ with the query variant.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub d_prime: Option<f64>,
-    /// The population the LD was measured in.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ancestry: Option<String>,
 }
@@ -66,19 +63,21 @@ pub struct LdResult {
     pub variant: String,
     /// How it was read (rsID, SPDI, genomic HGVS, ClinGen allele ID).
     pub detected_as: String,
-    /// The population.
     pub ancestry: String,
-    /// The r² threshold applied (≥).
+    /// Applied as r² ≥ this.
     pub r2_threshold: f64,
-    /// The D′ threshold applied (≥), when given.
+    /// Applied as D′ ≥ this, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub d_prime_threshold: Option<f64>,
-    /// Variants in LD, highest r² first.
+    /// Variants in LD, highest r² first (see `notes` when more exist than were read).
     pub ld: Vec<LdPartner>,
     /// True when more variants pass the thresholds than `limit`.
     pub truncated: bool,
-    /// The data source (TopLD).
+    /// TopLD.
     pub source: String,
+    /// What was left out or how the order is bounded.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 fn threshold(
@@ -96,33 +95,43 @@ fn threshold(
     }
 }
 
-/// The partner of the query in an LD edge: the side that is not the query, or the edge's
-/// `sequence_variant` (with verbose off it names the partner).
-fn partner(edge: &LdEdge, query: &Identifier) -> LdPartner {
+/// Which side of an LD edge is the query: `Some(true)` the first, `Some(false)` the
+/// second, `None` when neither side carries the query's rsID, SPDI or HGVS (a ClinGen ID
+/// is never on an edge; anything else means the edge is not the query's).
+fn query_side(edge: &LdEdge, query: &Identifier) -> Option<bool> {
     let value = query.value();
     let is = |rsid: &Option<String>, spdi: &Option<String>, hgvs: &Option<String>| {
         [rsid, spdi, hgvs]
             .iter()
             .any(|v| v.as_deref().is_some_and(|v| v.eq_ignore_ascii_case(&value)))
     };
-    let first_is_query = is(
+    let first = is(
         &edge.variant_1_rsid,
         &edge.variant_1_spdi,
         &edge.variant_1_hgvs,
     );
-    let second_is_query = is(
+    let second = is(
         &edge.variant_2_rsid,
         &edge.variant_2_spdi,
         &edge.variant_2_hgvs,
     );
-    let partner_is_first = if first_is_query != second_is_query {
-        second_is_query
-    } else {
-        // Query not recognisable on either side (e.g. a ClinGen ID): trust
-        // `sequence_variant`, which names the partner.
-        edge.sequence_variant
+    match (first, second) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    }
+}
+
+/// The partner of the query in an LD edge: the side that is not the query, or, when the
+/// query is on neither side (a ClinGen ID), the edge's `sequence_variant` (with verbose
+/// off it names the partner).
+fn partner(edge: &LdEdge, query: &Identifier) -> LdPartner {
+    let partner_is_first = match query_side(edge, query) {
+        Some(first_is_query) => !first_is_query,
+        None => edge
+            .sequence_variant
             .as_ref()
-            .is_none_or(|n| edge.variant_1_spdi.as_deref() == Some(n.key.as_str()))
+            .is_none_or(|n| edge.variant_1_spdi.as_deref() == Some(n.key.as_str())),
     };
     let (rsid, spdi, hgvs, position) = if partner_is_first {
         (
@@ -148,6 +157,12 @@ fn partner(edge: &LdEdge, query: &Identifier) -> LdPartner {
         d_prime: edge.d_prime,
         ancestry: edge.ancestry.clone(),
     }
+}
+
+/// Whether an edge passes the thresholds (checked here too: the upstream's filter is
+/// not trusted, and a row without the value cannot be shown to pass).
+fn passes(edge: &LdEdge, r2: f64, d_prime: Option<f64>) -> bool {
+    edge.r2.is_some_and(|v| v >= r2) && d_prime.is_none_or(|d| edge.d_prime.is_some_and(|v| v >= d))
 }
 
 /// The query variant; anything else is refused with the variant forms and where to go
@@ -208,37 +223,85 @@ impl IgvfServer {
                     )
                 })?,
         };
-        let subject = Subject {
-            identifier: id.clone(),
-            id: None,
-            symbol: None,
-        };
+        let subject = Subject::unresolved(id.clone(), None);
         let (name, value) = subject
             .param(Endpoint::VariantLd)
             .unwrap_or(("variant_id", id.value()));
         let mut request = Request::new(Endpoint::VariantLd)
             .param(name, value)
             .param("r2", format!("gte:{r2}"))
+            .input("r2", r2.to_string())
             .param("ancestry", ancestry.clone());
-        if let Some(d) = d_prime {
-            request = request.param("d_prime", format!("gte:{d}"));
+        if let Some(raw) = &args.ancestry {
+            request = request.input("ancestry", raw.clone());
         }
-        let fetched = self.client().fetch::<LdEdge>(&request, limit).await?;
+        if let Some(d) = d_prime {
+            request = request
+                .param("d_prime", format!("gte:{d}"))
+                .input("d_prime", d.to_string());
+        }
+        let client = self.client();
+        // "Highest r² first" must hold across what is returned, so the order is taken
+        // over every row: when more than `limit` exist, read up to the page cap.
+        let cap = Endpoint::VariantLd.page_cap();
+        let mut fetched = client.fetch::<LdEdge>(&request, limit).await?;
+        if fetched.more && limit < cap {
+            fetched = client.fetch::<LdEdge>(&request, cap).await?;
+        }
+        let scanned = fetched.items.len();
+        if scanned == 0 {
+            // Nothing in LD, or no such variant: tell them apart with one lookup.
+            match lookup(client, &id, &args.variant_id).await {
+                Err(e) if e.code() == ErrorCode::EntityNotFound => return Err(e),
+                Err(e) => tracing::warn!(error = %e, "could not check that the variant exists"),
+                Ok(_) => {}
+            }
+        }
         let source = fetched
             .items
             .iter()
             .find_map(|e| e.source.clone())
             .unwrap_or_else(|| "TopLD".to_owned());
-        let mut ld: Vec<LdPartner> = fetched
-            .items
-            .iter()
-            .map(|edge| partner(edge, &id))
-            .collect();
+        let checkable = !matches!(id, Identifier::ClinGen(_));
+        let (mut unrelated, mut below) = (0usize, 0usize);
+        let mut ld: Vec<LdPartner> = Vec::new();
+        for edge in &fetched.items {
+            if checkable && query_side(edge, &id).is_none() {
+                unrelated += 1;
+            } else if !passes(edge, r2, d_prime) {
+                below += 1;
+            } else {
+                ld.push(partner(edge, &id));
+            }
+        }
         ld.sort_by(|a, b| {
-            b.r2.unwrap_or_default()
-                .partial_cmp(&a.r2.unwrap_or_default())
-                .unwrap_or(std::cmp::Ordering::Equal)
+            b.r2.unwrap_or(f64::NEG_INFINITY)
+                .total_cmp(&a.r2.unwrap_or(f64::NEG_INFINITY))
         });
+        let truncated = ld.len() > limit as usize || fetched.more;
+        ld.truncate(limit as usize);
+        let mut notes = Vec::new();
+        if unrelated > 0 {
+            tracing::warn!(
+                unrelated,
+                "IGVF Catalog returned LD edges of another variant"
+            );
+            notes.push(format!(
+                "{unrelated} record(s) that do not involve the variant were left out."
+            ));
+        }
+        if below > 0 {
+            notes.push(format!(
+                "{below} record(s) below the r²/D′ thresholds (or without the value) were left out."
+            ));
+        }
+        if fetched.more {
+            notes.push(format!(
+                "More than {scanned} records exist; the order (highest r² first) is among \
+                 the first {scanned} the catalog returned. Raise the thresholds to see the \
+                 strongest LD completely."
+            ));
+        }
         Ok(Json(LdResult {
             variant: args.variant_id,
             detected_as: id.form().to_owned(),
@@ -246,8 +309,9 @@ impl IgvfServer {
             r2_threshold: r2,
             d_prime_threshold: d_prime,
             ld,
-            truncated: fetched.more,
+            truncated,
             source,
+            notes,
         }))
     }
 }
@@ -278,6 +342,23 @@ mod tests {
         // A ClinGen ID is on neither side: sequence_variant names the partner.
         let p = partner(&edge(), &detect("CA217534780", None).unwrap());
         assert_eq!(p.spdi.as_deref(), Some("NC_000011.10:8102410:C:G"));
+    }
+
+    #[test]
+    fn edges_are_checked_for_the_query_and_the_thresholds() {
+        let e = edge();
+        assert_eq!(
+            query_side(&e, &detect("rs60960132", None).unwrap()),
+            Some(false)
+        );
+        assert_eq!(
+            query_side(&e, &detect("NC_000011.10:8102410:C:G", None).unwrap()),
+            Some(true)
+        );
+        assert_eq!(query_side(&e, &detect("rs1", None).unwrap()), None);
+        assert!(passes(&e, 0.3, Some(0.6)));
+        assert!(!passes(&e, 0.8, None));
+        assert!(!passes(&e, 0.3, Some(0.9)));
     }
 
     #[test]

@@ -1,12 +1,18 @@
-//! `igvf_list_sources`: the data sources, methods and valid filter values of the
-//! catalog, read from its own OpenAPI enums (embedded at build time; see `spec.rs`), so
-//! agents discover values instead of guessing. No upstream call.
+//! `igvf_list_sources`: the data sets this server's tools query, what each holds, and the
+//! values of the filters a tool accepts on it, read from the catalog's own OpenAPI enums
+//! (embedded at build time; see `spec.rs`), so agents discover values instead of
+//! guessing. No upstream call. Endpoints no tool queries, and enums no tool argument
+//! maps to (e.g. `/variants/freq`'s allele-frequency `source` column, the 187 PSI-MI
+//! detection methods of `/proteins/proteins`), are not listed.
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Parameters};
 use rmcp::{Json, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
+use crate::associations::DATASETS;
+use crate::client::Endpoint;
+use crate::ids::EntityKind;
 use crate::server::IgvfServer;
 use crate::spec::spec;
 
@@ -14,20 +20,19 @@ use crate::spec::spec;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Category {
-    /// Allele frequencies, coding-variant effect scores, variant effects measured in
-    /// biosamples, linkage disequilibrium.
+    /// Linkage disequilibrium.
     VariantAnnotations,
-    /// QTLs: variants that change expression or splicing; gene regulatory networks.
+    /// QTLs: variants that change expression or splicing.
     GeneExpression,
-    /// Regulatory elements, element–gene links, caQTLs, allele-specific binding, motifs.
+    /// Element–gene links, caQTLs, allele-specific binding, pQTLs.
     Regulatory,
-    /// Disease and phenotype associations of genes and variants; ontology terms.
+    /// Disease and phenotype associations of genes and variants.
     Disease,
     /// Pharmacogenomics (PharmGKB).
     Drugs,
     /// Protein–protein and genetic interactions, complexes, pathways, GO annotations.
     Interactions,
-    /// GWAS studies and the data files behind the catalog.
+    /// GWAS studies and data files (not queried by these tools).
     Studies,
 }
 
@@ -57,15 +62,14 @@ impl Category {
     fn description(self) -> &'static str {
         match self {
             Self::VariantAnnotations => {
-                "Allele frequencies (gnomAD, BRAVO), coding-variant effect scores, variant \
-                 effects measured in biosamples (MPRA, STARR-seq), linkage disequilibrium (TopLD)"
+                "Linkage disequilibrium (TopLD, igvf_find_ld); allele frequencies (gnomAD, \
+                 BRAVO) come with each variant from igvf_get_entity"
             }
             Self::GeneExpression => {
-                "QTLs (eQTL, sQTL, pQTL, caQTL) and CRISPR/Perturb-seq gene regulation"
+                "Variant–gene effects on expression and splicing: eQTL, sQTL, CRISPR screens"
             }
             Self::Regulatory => {
-                "Regulatory elements, element–gene links, caQTLs, allele-specific TF binding, \
-                 predictions and motifs"
+                "Regulatory element–gene links, caQTLs, allele-specific TF binding, pQTLs"
             }
             Self::Disease => {
                 "Gene–disease, variant–disease and variant–phenotype (GWAS) associations"
@@ -74,55 +78,32 @@ impl Category {
             Self::Interactions => {
                 "Protein–protein and genetic interactions, co-expression, complexes, pathways, GO"
             }
-            Self::Studies => "GWAS studies and the IGVF data files behind the catalog",
+            Self::Studies => {
+                "GWAS studies and IGVF data files: not queried by these tools; an \
+                 association's `study` names its study (e.g. GCST007841, QTS000015)"
+            }
         }
     }
 
-    /// The catalog paths of the category, all present in the production spec.
-    fn paths(self) -> &'static [&'static str] {
-        match self {
-            Self::VariantAnnotations => &[
-                "/variants",
-                "/variants/freq",
-                "/variants/variant-ld",
-                "/coding-variants",
-                "/coding-variants/phenotypes",
-                "/genes/coding-variants/scores",
-                "/variants/biosamples",
-            ],
-            Self::GeneExpression => &[
-                "/variants/genes",
-                "/genes/variants",
-                "/qtls",
-                "/gene-regulatory-network",
-            ],
-            Self::Regulatory => &[
-                "/genomic-elements",
-                "/genomic-elements/genes",
-                "/genes/genomic-elements",
-                "/variants/genomic-elements",
-                "/variants/proteins",
-                "/variants/predictions",
-                "/motifs",
-            ],
-            Self::Disease => &[
-                "/genes/diseases",
-                "/diseases/genes",
-                "/variants/diseases",
-                "/variants/phenotypes",
-                "/phenotypes/variants",
-                "/ontology-terms",
-            ],
-            Self::Drugs => &["/variants/drugs", "/drugs/variants", "/drugs"],
-            Self::Interactions => &[
-                "/proteins/proteins",
-                "/genes/genes",
-                "/complexes/proteins",
-                "/proteins/complexes",
-                "/genes/pathways",
-                "/gene-products/go-terms",
-            ],
-            Self::Studies => &["/studies", "/files-filesets"],
+    /// The category of an endpoint this server queries.
+    fn of(endpoint: Endpoint) -> Self {
+        use Endpoint as E;
+        match endpoint {
+            E::VariantLd => Self::VariantAnnotations,
+            E::GenesVariants | E::VariantsGenes => Self::GeneExpression,
+            E::GenesGenomicElements
+            | E::VariantsGenomicElements
+            | E::VariantsProteins
+            | E::ProteinsVariants => Self::Regulatory,
+            E::GenesDiseases
+            | E::DiseasesGenes
+            | E::VariantsDiseases
+            | E::DiseasesVariants
+            | E::VariantsPhenotypes
+            | E::PhenotypesVariants => Self::Disease,
+            E::VariantsDrugs | E::DrugsVariants => Self::Drugs,
+            // The node endpoints have no filters a tool takes; they are not listed.
+            _ => Self::Interactions,
         }
     }
 }
@@ -131,64 +112,76 @@ impl Category {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListSourcesArgs {
-    /// Optional: one category, listed with every endpoint and all its valid filter values:
+    /// Optional: one category, listed with every data set and its filter values:
     /// `variant_annotations`, `gene_expression`, `regulatory`, `disease`, `drugs`,
-    /// `interactions`, `studies`. Without it, an overview of every category.
+    /// `interactions`, `studies`. Without it, an overview.
     #[serde(default)]
     pub category: Option<Category>,
 }
 
-/// A filter parameter and its valid values.
+/// An argument of a tool and the values it takes on one data set.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FilterValues {
-    /// The parameter, e.g. `source`, `method`, `label`, `ancestry`.
-    pub name: String,
-    /// Every value the catalog accepts.
+    /// E.g. `filters.source` or `ancestry`.
+    pub argument: String,
     pub values: Vec<String>,
-    /// The default, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<String>,
 }
 
-/// One endpoint of a category.
+/// One data set (a catalog endpoint) the tools query.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct EndpointInfo {
-    /// The catalog path, e.g. `/genes/variants` (it appears as `dataset` in
-    /// `igvf_find_associations` results).
+pub struct DatasetInfo {
+    /// Catalog path, as `dataset` in associations.
     pub path: String,
-    /// What it returns.
-    pub summary: String,
-    /// Its enumerated filters and their valid values.
+    pub tool: String,
+    /// For `igvf_find_associations`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relationship: Option<String>,
+    /// Kinds of entity it is queried from.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub from: Vec<String>,
+    pub description: String,
+    /// Arguments that filter it upstream and their values (a `filters.source` on a
+    /// data set without any is matched on each record here).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub filters: Vec<FilterValues>,
+    /// Values of its associations' `method` (up to 12 listed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub methods: Vec<String>,
+    /// How many `method` values, when more than 12.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method_count: Option<u32>,
 }
 
 /// One category.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CategoryInfo {
-    /// The category name (pass it as `category` for the details).
+    /// Pass it as `category` for the details.
     pub category: String,
-    /// What it covers.
     pub description: String,
-    /// Its data sources (the values of the endpoints' `source` filters) — valid values
-    /// of `igvf_find_associations`' `filters.source`.
-    pub sources: Vec<String>,
-    /// Its methods (the values of the endpoints' `method` filters).
-    pub methods: Vec<String>,
-    /// With a `category` argument: its endpoints and all their filter values.
+    /// The valid `filters.source` values of its data sets.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub endpoints: Vec<EndpointInfo>,
+    pub sources: Vec<String>,
+    /// Methods of its data sets (short lists only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub methods: Vec<String>,
+    /// With `category`: its data sets.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub datasets: Vec<DatasetInfo>,
 }
 
 /// The catalog's sources and filter values.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SourcesResult {
-    /// The version of the catalog's OpenAPI description these values come from.
+    /// Version of the catalog's OpenAPI description the values come from.
     pub spec_version: String,
-    /// The categories.
     pub categories: Vec<CategoryInfo>,
-    /// How to read this.
     pub note: String,
 }
+
+/// A `method` enum longer than this is counted, not listed (`/proteins/proteins` has 81).
+const MAX_METHODS: usize = 12;
 
 fn push_unique(into: &mut Vec<String>, values: &[String]) {
     for v in values {
@@ -198,52 +191,97 @@ fn push_unique(into: &mut Vec<String>, values: &[String]) {
     }
 }
 
-fn category_info(category: Category, detailed: bool) -> CategoryInfo {
+/// The data sets of `category`: each association endpoint once (with every kind it is
+/// queried from), and the LD endpoint.
+fn datasets_of(category: Category) -> Vec<DatasetInfo> {
     let spec = spec();
-    let mut sources = Vec::new();
-    let mut methods = Vec::new();
-    let mut endpoints = Vec::new();
-    for path in category.paths() {
-        let Some(endpoint) = spec.endpoint(path) else {
+    let mut out: Vec<DatasetInfo> = Vec::new();
+    for d in DATASETS
+        .iter()
+        .filter(|d| Category::of(d.endpoint) == category)
+    {
+        let path = format!("/{}", d.endpoint.path());
+        if let Some(existing) = out.iter_mut().find(|e| e.path == path) {
+            existing.from.push(d.from.as_str().to_owned());
+            // The shorter description is the generic one ("protein–protein
+            // interactions"), not one side's ("… of the gene's proteins").
+            if d.description.len() < existing.description.len() {
+                existing.description = d.description.to_owned();
+            }
             continue;
-        };
-        push_unique(&mut sources, spec.values(path, "source"));
-        push_unique(&mut methods, spec.values(path, "method"));
-        if detailed {
-            let filters = endpoint
-                .parameters
-                .iter()
-                .filter(|p| !p.schema.values.is_empty() && p.name != "verbose")
-                .map(|p| FilterValues {
-                    name: p.name.clone(),
-                    values: p.schema.values.clone(),
-                    default: p.schema.default.as_ref().map(|d| match d {
-                        serde_json::Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    }),
-                })
-                .collect();
-            endpoints.push(EndpointInfo {
-                path: (*path).to_owned(),
-                summary: endpoint.summary(),
-                filters,
+        }
+        let sources = spec.values(&path, "source");
+        let mut filters = Vec::new();
+        if d.endpoint.allowed().contains(&"source") && !sources.is_empty() {
+            filters.push(FilterValues {
+                argument: "filters.source".to_owned(),
+                values: sources.to_vec(),
+                default: None,
             });
         }
+        let methods = spec.values(&path, "method");
+        let listed = methods.len() <= MAX_METHODS;
+        out.push(DatasetInfo {
+            path,
+            tool: "igvf_find_associations".to_owned(),
+            relationship: Some(d.relationship.as_str().to_owned()),
+            from: vec![d.from.as_str().to_owned()],
+            description: d.description.to_owned(),
+            filters,
+            methods: if listed { methods.to_vec() } else { Vec::new() },
+            method_count: (!listed).then(|| u32::try_from(methods.len()).unwrap_or(u32::MAX)),
+        });
+    }
+    if category == Category::VariantAnnotations {
+        let ld = Endpoint::VariantLd;
+        let ancestry = spec.endpoint(ld.path()).and_then(|e| e.param("ancestry"));
+        out.push(DatasetInfo {
+            path: format!("/{}", ld.path()),
+            tool: "igvf_find_ld".to_owned(),
+            relationship: None,
+            from: vec![EntityKind::Variant.as_str().to_owned()],
+            description: "linkage disequilibrium between variants, by population (TopLD)"
+                .to_owned(),
+            filters: ancestry
+                .map(|p| FilterValues {
+                    argument: "ancestry".to_owned(),
+                    values: p.schema.values.clone(),
+                    // The tool's default, not the catalog's.
+                    default: Some("EUR".to_owned()),
+                })
+                .into_iter()
+                .collect(),
+            methods: Vec::new(),
+            method_count: None,
+        });
+    }
+    out
+}
+
+fn category_info(category: Category, detailed: bool) -> CategoryInfo {
+    let datasets = datasets_of(category);
+    let mut sources = Vec::new();
+    let mut methods = Vec::new();
+    for d in &datasets {
+        for f in d.filters.iter().filter(|f| f.argument == "filters.source") {
+            push_unique(&mut sources, &f.values);
+        }
+        push_unique(&mut methods, &d.methods);
     }
     CategoryInfo {
         category: category.name().to_owned(),
         description: category.description().to_owned(),
         sources,
         methods,
-        endpoints,
+        datasets: if detailed { datasets } else { Vec::new() },
     }
 }
 
 #[tool_router(router = list_sources_router, vis = "pub(crate)")]
 impl IgvfServer {
-    /// List the catalog's data sources, methods and valid filter values, from the API's
-    /// own OpenAPI enums, so filter values are discovered instead of guessed. Without a
-    /// category: an overview; with one: every endpoint and all its filter values.
+    /// List the data sets the tools query, with their valid filter values (from the
+    /// catalog's own OpenAPI enums) so values are discovered, not guessed. Without a
+    /// category: an overview; with one: each data set, what it holds and its filters.
     /// Example: `{"category": "gene_expression"}`.
     #[tool(
         title = "List data sources and filter values",
@@ -264,9 +302,8 @@ impl IgvfServer {
         Ok(Json(SourcesResult {
             spec_version: spec().version.clone(),
             categories,
-            note: "Values are case-sensitive upstream; igvf_find_associations matches \
-                   `filters.source` case-insensitively against them. Pass `category` for \
-                   each endpoint's filters (source, method, label, ancestry, organism…)."
+            note: "`sources` are the values of igvf_find_associations' `filters.source` \
+                   (matched case-insensitively). Pass `category` for each data set's filters."
                 .to_owned(),
         }))
     }
@@ -277,31 +314,46 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_category_path_is_in_the_spec() {
+    fn every_listed_path_is_in_the_spec_and_used_by_a_tool() {
         for c in Category::ALL {
-            for p in c.paths() {
-                assert!(spec().endpoint(p).is_some(), "{p}");
+            for d in datasets_of(c) {
+                assert!(spec().endpoint(&d.path).is_some(), "{}", d.path);
             }
         }
+        // Each association data set is listed exactly once.
+        let listed: usize = Category::ALL.iter().map(|c| datasets_of(*c).len()).sum();
+        let mut endpoints: Vec<Endpoint> = DATASETS.iter().map(|d| d.endpoint).collect();
+        endpoints.sort();
+        endpoints.dedup();
+        assert_eq!(
+            listed,
+            endpoints.len() + 1,
+            "the association data sets and LD"
+        );
     }
 
     #[test]
-    fn values_come_from_the_spec_enums() {
+    fn values_come_from_the_spec_enums_of_the_queried_endpoints_only() {
         let info = category_info(Category::GeneExpression, true);
-        assert!(info.sources.contains(&"AFGR".to_owned()));
+        assert_eq!(info.sources, ["AFGR", "EBI", "IGVF"]);
         assert!(info.methods.contains(&"eQTL".to_owned()));
-        let ld = category_info(Category::VariantAnnotations, true);
-        let ld_endpoint = ld
-            .endpoints
+        let variants = category_info(Category::VariantAnnotations, true);
+        // `/variants/freq`'s `source` is an allele-frequency column, not a data source.
+        assert!(variants.sources.is_empty(), "{:?}", variants.sources);
+        let ld = variants
+            .datasets
             .iter()
             .find(|e| e.path == "/variants/variant-ld")
             .unwrap();
-        let ancestry = ld_endpoint
-            .filters
-            .iter()
-            .find(|f| f.name == "ancestry")
-            .unwrap();
-        assert_eq!(ancestry.values, ["AFR", "EAS", "EUR", "SAS"]);
-        assert!(ld_endpoint.filters.iter().all(|f| f.name != "verbose"));
+        assert_eq!(ld.filters[0].argument, "ancestry");
+        assert_eq!(ld.filters[0].values, ["AFR", "EAS", "EUR", "SAS"]);
+        // Ontology prefixes of /ontology-terms are not data sources.
+        let disease = category_info(Category::Disease, false);
+        assert!(
+            disease.sources.iter().all(|s| s != "MONDO" && s != "EFO"),
+            "{:?}",
+            disease.sources
+        );
+        assert!(disease.sources.contains(&"ClinGen".to_owned()));
     }
 }

@@ -32,6 +32,18 @@ pub struct ResolveIdArgs {
     pub hint: Option<Hint>,
 }
 
+/// One identifier: a string, or a list for the formats that hold several (`uniprot`,
+/// `additional_rsids`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum IdValue {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// Identifiers by format.
+pub type Identifiers = BTreeMap<String, IdValue>;
+
 /// The aliases of one entity.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Resolution {
@@ -42,21 +54,21 @@ pub struct Resolution {
     pub entity_type: EntityKind,
     /// How the input was read, e.g. `rsID`.
     pub detected_as: String,
-    /// Every known identifier, by format; formats the catalog has no value for are
-    /// omitted. Variants: `rsid`, `spdi`, `hgvs`, `ca_id` (and `additional_rsids`);
-    /// genes: `ensembl_gene`, `hgnc`, `symbol`, `entrez`; proteins: `ensembl_protein`,
-    /// `uniprot`, `uniprot_name`, `symbol`.
-    pub identifiers: BTreeMap<String, String>,
+    /// Every known identifier, by format (absent ones omitted). Variants: `rsid`,
+    /// `spdi`, `hgvs`, `ca_id`, `additional_rsids` (list); genes: `ensembl_gene`,
+    /// `hgnc`, `symbol`, `entrez`; proteins: `ensembl_protein`, `uniprot` (list),
+    /// `uniprot_name`, `symbol`.
+    pub identifiers: Identifiers,
     /// Other names of the entity (gene synonyms, term synonyms, complex aliases).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
-    /// The value of `target_type`, when asked for and known.
+    /// The value of `target_type`, when asked for and known (a list for `uniprot`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub resolved: Option<String>,
-    /// Other entities that the input matches as exactly (e.g. each allele of a
+    pub resolved: Option<IdValue>,
+    /// Other entities the input matches as exactly (e.g. each allele of a
     /// multi-allelic rsID), with their identifiers.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub other_matches: Vec<BTreeMap<String, String>>,
+    pub other_matches: Vec<Identifiers>,
     /// What to know about the answer (a missing `target_type`, several matches).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -117,11 +129,11 @@ fn normalise_format(raw: &str, kind: EntityKind) -> String {
     }
 }
 
-fn identifiers(record: &Record) -> (BTreeMap<String, String>, Vec<String>) {
-    let mut ids = BTreeMap::new();
+fn identifiers(record: &Record) -> (Identifiers, Vec<String>) {
+    let mut ids = Identifiers::new();
     let mut put = |k: &str, v: Option<&String>| {
         if let Some(v) = v.filter(|v| !v.is_empty()) {
-            ids.insert(k.to_owned(), v.clone());
+            ids.insert(k.to_owned(), IdValue::One(v.clone()));
         }
     };
     let mut aliases = Vec::new();
@@ -131,8 +143,8 @@ fn identifiers(record: &Record) -> (BTreeMap<String, String>, Vec<String>) {
             put("spdi", v.spdi.as_ref());
             put("hgvs", v.hgvs.as_ref());
             put("ca_id", v.ca_id.as_ref());
-            if v.rsid.len() > 1 {
-                ids.insert("additional_rsids".into(), v.rsid[1..].join(", "));
+            if let Some(more) = v.rsid.get(1..).filter(|m| !m.is_empty()) {
+                ids.insert("additional_rsids".into(), IdValue::Many(more.to_vec()));
             }
         }
         Record::Gene(g) => {
@@ -162,10 +174,11 @@ fn identifiers(record: &Record) -> (BTreeMap<String, String>, Vec<String>) {
                     accessions.push(id.clone());
                 }
             }
-            let uniprot = (!accessions.is_empty()).then(|| accessions.join(", "));
-            put("uniprot", uniprot.as_ref());
             put("uniprot_name", p.uniprot_names.first());
             put("symbol", p.name.as_ref());
+            if !accessions.is_empty() {
+                ids.insert("uniprot".into(), IdValue::Many(accessions));
+            }
         }
         Record::Transcript(t) => {
             put("ensembl_transcript", Some(&t.id));
@@ -248,7 +261,7 @@ impl IgvfServer {
             Some(t) if !t.is_empty() => Some(check_target(t, id.kind())?),
             _ => None,
         };
-        let found = lookup(self.client(), &id).await?;
+        let found = lookup(self.client(), &id, &args.id).await?;
         let (identifiers, aliases) = identifiers(&found.best);
         let mut notes = Vec::new();
         let resolved = target.as_ref().and_then(|t| identifiers.get(t).cloned());
@@ -258,8 +271,7 @@ impl IgvfServer {
                 id.kind()
             ));
         }
-        let other_matches: Vec<BTreeMap<String, String>> =
-            found.others.iter().map(identifiers_of).collect();
+        let other_matches: Vec<Identifiers> = found.others.iter().map(identifiers_of).collect();
         if !other_matches.is_empty() {
             notes.push(format!(
                 "'{}' matches {} entities (e.g. several alleles at one rsID); the first is \
@@ -281,7 +293,7 @@ impl IgvfServer {
     }
 }
 
-fn identifiers_of(record: &Record) -> BTreeMap<String, String> {
+fn identifiers_of(record: &Record) -> Identifiers {
     identifiers(record).0
 }
 

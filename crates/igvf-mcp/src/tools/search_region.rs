@@ -42,9 +42,10 @@ impl RegionContent {
 #[serde(deny_unknown_fields)]
 pub struct SearchRegionArgs {
     /// The region, `chromosome:start-end`: `chr1:1000000-2000000`, `1:1000000-2000000`,
-    /// `chr1:1,000,000-2,000,000`, `chrX:1M-2M`, `chr17:41.2M-41.3M`, `chr2:150kb-200kb`,
-    /// `chrM:100-200`; a single position (`chr1:12345`) is one base. Coordinates are the
-    /// catalog's: 0-based, half-open, GRCh38 (human) or GRCm39 (mouse).
+    /// `chr1:1,000,000-2,000,000`, `chrX:1M-2M`, `chr17:41.2M-41.3M`, `chr2:150kb-200kb`;
+    /// a single position (`chr1:12345`) is one base. Coordinates are the catalog's:
+    /// 0-based, half-open, GRCh38 or GRCm39 (Ensembl's 1-based `17:1000-2000` is
+    /// `chr17:999-2000`).
     pub region: String,
     /// What to list: any of `genes`, `variants`, `regulatory_elements` (default: all).
     /// Variants are only listed for regions of at most 10 kb (the catalog's limit).
@@ -99,16 +100,15 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(
 pub struct RegionGene {
     /// Ensembl gene ID.
     pub id: String,
-    /// Gene symbol.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
-    /// Chromosome.
+    /// `chr17` style (Ensembl says `17`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chromosome: Option<String>,
-    /// Start, 0-based.
+    /// 0-based start (Ensembl's 1-based start is this + 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<u64>,
-    /// End, exclusive.
+    /// Exclusive end (equals Ensembl's 1-based inclusive end).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<u64>,
     /// `+` or `-`.
@@ -124,19 +124,16 @@ pub struct RegionGene {
 pub struct RegionVariant {
     /// The catalog's variant ID (the SPDI for human variants).
     pub id: String,
-    /// Chromosome.
+    /// `chr17` style (Ensembl says `17`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chromosome: Option<String>,
-    /// Position, 0-based.
+    /// 0-based position, as in SPDI (1-based VCF/Ensembl position is this + 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<u64>,
-    /// Reference allele.
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
-    /// Alternate allele.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alt: Option<String>,
-    /// dbSNP rsIDs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rsids: Vec<String>,
     /// Genomic HGVS.
@@ -152,22 +149,22 @@ pub struct RegionVariant {
 pub struct RegulatoryElement {
     /// The element's ID, e.g. the ENCODE cCRE accession `EH38E2777055`.
     pub id: String,
-    /// Chromosome.
+    /// `chr17` style (Ensembl says `17`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chromosome: Option<String>,
-    /// Start, 0-based.
+    /// 0-based start (Ensembl's 1-based start is this + 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<u64>,
-    /// End, exclusive.
+    /// Exclusive end (equals Ensembl's 1-based inclusive end).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<u64>,
-    /// E.g. `candidate cis regulatory element`, `accessible dna elements`.
+    /// E.g. `candidate cis regulatory element`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub element_type: Option<String>,
     /// E.g. `dELS: distal Enhancer-like signal`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub annotation: Option<String>,
-    /// How it was defined, e.g. `candidate Cis-Regulatory Elements`, `caQTL`.
+    /// How it was defined, e.g. `caQTL`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
     /// E.g. `ENCODE`, `AFGR`, `IGVF`.
@@ -178,27 +175,26 @@ pub struct RegulatoryElement {
 /// What is in a region.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RegionResult {
-    /// The region as the catalog reads it, e.g. `chr17:41000000-42000000`.
+    /// As the catalog reads it, e.g. `chr17:41000000-42000000`.
     pub region: String,
-    /// Its length in base pairs.
+    /// Length in base pairs.
     pub span_bp: u64,
     /// `Homo sapiens` or `Mus musculus`.
     pub organism: String,
-    /// `GRCh38` or `GRCm39`; coordinates are 0-based, half-open.
+    /// `GRCh38` or `GRCm39`; coordinates are 0-based, half-open, `chr`-prefixed.
     pub assembly: String,
-    /// Genes overlapping the region (when included).
+    /// Genes overlapping the region.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub genes: Option<Vec<RegionGene>>,
-    /// Variants inside the region (when included and the region is at most 10 kb).
+    /// Variants inside the region (regions up to 10 kb).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variants: Option<Vec<RegionVariant>>,
-    /// Regulatory elements overlapping the region (when included).
+    /// Regulatory elements overlapping the region.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub regulatory_elements: Option<Vec<RegulatoryElement>>,
-    /// For each list searched: `true` when it was cut at `limit` and more exist,
-    /// `false` when it is complete.
+    /// Per list searched: `true` when cut at `limit` with more left.
     pub truncated: BTreeMap<String, bool>,
-    /// What was not searched or cut, and how to get the rest.
+    /// What was not searched, failed or cut, and how to get the rest.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
@@ -258,6 +254,7 @@ impl IgvfServer {
         let request = |endpoint| {
             Request::new(endpoint)
                 .param("region", region_text.clone())
+                .input("region", args.region.clone())
                 .organism(organism)
         };
         let client = self.client();
@@ -292,27 +289,40 @@ impl IgvfServer {
             },
         );
         let mut truncated = BTreeMap::new();
+        let mut failures: Vec<ApiError> = Vec::new();
         let mut record =
             |what: RegionContent, more: bool, dropped: usize, notes: &mut Vec<String>| {
                 truncated.insert(what.as_str().to_owned(), more);
                 if more {
                     notes.push(format!(
-                    "{}: the first {limit} are listed and more exist; raise 'limit' (up to 500) \
-                     or narrow the region.",
-                    what.as_str()
-                ));
+                        "{}: the first {limit} are listed and more exist; raise 'limit' (up to \
+                         500) or narrow the region.",
+                        what.as_str()
+                    ));
                 }
                 if dropped > 0 {
                     notes.push(format!(
                         "{}: {dropped} record(s) the catalog returned lie outside the region and \
-                     were left out.",
+                         were left out.",
                         what.as_str()
                     ));
                 }
             };
+        // One list failing does not sink the others: its failure is a note, and the call
+        // fails only when every list asked for failed.
+        let mut failed = |what: RegionContent, e: ApiError, notes: &mut Vec<String>| {
+            let body = e.to_envelope().error;
+            notes.push(format!(
+                "{}: not listed, the catalog failed ({}): {} {}",
+                what.as_str(),
+                body.code,
+                body.message,
+                body.recovery_hint
+            ));
+            failures.push(e);
+        };
         let genes = match genes {
-            Some(result) => {
-                let Fetched { items, more } = result?;
+            Some(Ok(Fetched { items, more })) => {
                 let total = items.len();
                 let kept: Vec<RegionGene> = items
                     .into_iter()
@@ -322,11 +332,14 @@ impl IgvfServer {
                 record(RegionContent::Genes, more, total - kept.len(), &mut notes);
                 Some(kept)
             }
+            Some(Err(e)) => {
+                failed(RegionContent::Genes, e, &mut notes);
+                None
+            }
             None => None,
         };
         let variants = match variants {
-            Some(result) => {
-                let Fetched { items, more } = result?;
+            Some(Ok(Fetched { items, more })) => {
                 let total = items.len();
                 let kept: Vec<RegionVariant> = items
                     .into_iter()
@@ -344,11 +357,14 @@ impl IgvfServer {
                 );
                 Some(kept)
             }
+            Some(Err(e)) => {
+                failed(RegionContent::Variants, e, &mut notes);
+                None
+            }
             None => None,
         };
         let regulatory_elements = match elements {
-            Some(result) => {
-                let Fetched { items, more } = result?;
+            Some(Ok(Fetched { items, more })) => {
                 let total = items.len();
                 let kept: Vec<RegulatoryElement> = items
                     .into_iter()
@@ -363,8 +379,16 @@ impl IgvfServer {
                 );
                 Some(kept)
             }
+            Some(Err(e)) => {
+                failed(RegionContent::RegulatoryElements, e, &mut notes);
+                None
+            }
             None => None,
         };
+        let answered = genes.is_some() || variants.is_some() || regulatory_elements.is_some();
+        if !answered && let Some(first) = failures.into_iter().next() {
+            return Err(first);
+        }
         Ok(Json(RegionResult {
             region: region_text,
             span_bp: region.span(),

@@ -9,7 +9,9 @@ use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};
 
-use crate::{assert_requests_follow_the_spec, empty, fixture, fixtures, requests, route, setup};
+use crate::{
+    Catalog, assert_requests_follow_the_spec, empty, fixture, fixtures, requests, route, setup,
+};
 
 const TP53: &str = "ENSG00000141510";
 
@@ -73,6 +75,9 @@ async fn scenario_tp53_regulatory_resolves_the_symbol_then_queries_both_data_set
     assert_eq!(qtl["study"], "QTS000015");
     assert_eq!(qtl["posterior_inclusion_probability"], 0.0196484625211173);
     assert_eq!(qtl["dataset"], "/genes/variants");
+    // A z-score is not a 0–1 score: it has its own field (the recorded EBI row).
+    assert_eq!(qtl["z_score"], -5.7890983309083);
+    assert!(qtl.get("score").is_none(), "{qtl:#}");
     let element = &associations[1];
     assert_eq!(element["target_entity"]["_type"], "genomic_element");
     assert_eq!(element["method"], "Perturb-seq");
@@ -83,6 +88,8 @@ async fn scenario_tp53_regulatory_resolves_the_symbol_then_queries_both_data_set
     for d in datasets {
         assert_eq!(d["returned"], 1);
         assert_eq!(d["truncated"], false);
+        // Described once by igvf_list_sources, not on every call.
+        assert!(d.get("description").is_none(), "{d}");
     }
     // The symbol was resolved exactly first; the edges were asked by gene ID, never by a
     // fuzzy `gene_name`.
@@ -204,13 +211,15 @@ async fn clinical_assertions_keep_their_evidence_and_publications() {
 async fn filters_go_upstream_where_they_can_and_are_applied_here_otherwise() {
     let (upstream, client) = setup().await;
     tp53(&upstream).await;
-    route(
-        &upstream,
-        "genes/variants",
-        &[("gene_id", TP53)],
-        fixture("genes_variants__gene_id=ENSG00000141510.json"),
-    )
-    .await;
+    // The upstream as it really filters: `neg_log10_pvalue=gte:x` drops rows whose
+    // `neg_log10_pvalue` is null, as in the recorded EBI row (which has only `p_value`).
+    Mock::given(method("GET"))
+        .and(path("/genes/variants"))
+        .respond_with(Catalog::fixture(
+            "genes_variants__gene_id=ENSG00000141510.json",
+        ))
+        .mount(&upstream)
+        .await;
     route(
         &upstream,
         "genes/genomic-elements",
@@ -225,11 +234,12 @@ async fn filters_go_upstream_where_they_can_and_are_applied_here_otherwise() {
                    "filters": {"p_value": 1e-6, "source": "ebi"}}),
         )
         .await;
-    // /genes/variants: -log10 threshold and the source's canonical spelling upstream.
+    // /genes/variants: the source's canonical spelling upstream; the p-value is checked
+    // here (sending it as -log10 would drop QTL rows that state only `p_value`).
     let sent = requests(&upstream).await;
     let gv = sent.iter().find(|(p, _)| p == "/genes/variants").unwrap();
     assert!(
-        gv.1.contains(&("neg_log10_pvalue".into(), "gte:6".into())),
+        gv.1.iter().all(|(k, _)| k != "neg_log10_pvalue"),
         "{:?}",
         gv.1
     );
@@ -251,7 +261,25 @@ async fn filters_go_upstream_where_they_can_and_are_applied_here_otherwise() {
             .contains("'ENCODE', 'IGVF'"),
         "{skipped}"
     );
-    assert_eq!(out["associations"].as_array().unwrap().len(), 1);
+    // The QTL with p = 1.87e-8 (and no neg_log10_pvalue) passes p ≤ 1e-6.
+    assert_eq!(out["associations"].as_array().unwrap().len(), 1, "{out:#}");
+    assert_eq!(out["associations"][0]["p_value"], 1.86586e-08);
+    assert!(
+        out["datasets"][0]["note"]
+            .as_str()
+            .unwrap()
+            .contains("filtered here"),
+        "{out:#}"
+    );
+    // A p-value it does not meet leaves it out.
+    let out = client
+        .call_ok(
+            "igvf_find_associations",
+            json!({"entity_id": "TP53", "relationship": "regulatory",
+                   "filters": {"p_value": 1e-9, "source": "EBI"}}),
+        )
+        .await;
+    assert_eq!(out["associations"], json!([]));
 
     // A tissue filter the upstream cannot apply is applied here over a full page.
     let out = client
@@ -274,6 +302,55 @@ async fn filters_go_upstream_where_they_can_and_are_applied_here_otherwise() {
             .as_str()
             .unwrap()
             .contains("filtered here")
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn gwas_p_values_go_upstream_as_neg_log10_except_p_one() {
+    let (upstream, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/variants/phenotypes"))
+        .respond_with(Catalog::fixture(
+            "variants_phenotypes__ca_id=CA10655131.json",
+        ))
+        .mount(&upstream)
+        .await;
+    let out = client
+        .call_ok(
+            "igvf_find_associations",
+            json!({"entity_id": "CA10655131", "relationship": "genetic",
+                   "filters": {"p_value": 5e-8}}),
+        )
+        .await;
+    assert_eq!(out["associations"][0]["p_value"], 2e-12, "{out:#}");
+    // p = 1 keeps every p-value: no `gte:-0` is sent.
+    let out = client
+        .call_ok(
+            "igvf_find_associations",
+            json!({"entity_id": "CA10655131", "relationship": "genetic",
+                   "filters": {"p_value": 1}}),
+        )
+        .await;
+    assert_eq!(out["associations"][0]["p_value"], 2e-12, "{out:#}");
+    let sent = requests(&upstream).await;
+    let gwas: Vec<&Vec<(String, String)>> = sent
+        .iter()
+        .filter(|(p, _)| p == "/variants/phenotypes")
+        .map(|(_, q)| q)
+        .collect();
+    assert_eq!(gwas.len(), 2, "{sent:?}");
+    let threshold = gwas[0]
+        .iter()
+        .find(|(k, _)| k == "neg_log10_pvalue")
+        .map(|(_, v)| v.clone())
+        .unwrap();
+    let at_least: f64 = threshold.strip_prefix("gte:").unwrap().parse().unwrap();
+    assert!((at_least - 7.30103).abs() < 1e-5, "{threshold}");
+    assert!(
+        gwas[1].iter().all(|(k, _)| k != "neg_log10_pvalue"),
+        "{:?}",
+        gwas[1]
     );
     client.close().await;
 }
@@ -310,10 +387,12 @@ async fn an_upstream_enum_rejection_becomes_invalid_input_with_the_accepted_valu
             .set_body_string(fixtures().text("genes_diseases__bad_enum.400.json")),
     )
     .await;
+    // The caller's own source, as they spelt it, is echoed (the catalog rejected the
+    // canonical spelling this server sent for it).
     let e = client
         .call_err(
             "igvf_find_associations",
-            json!({"entity_id": "TP53", "relationship": "genetic"}),
+            json!({"entity_id": "TP53", "relationship": "genetic", "filters": {"source": "Clingen"}}),
         )
         .await;
     assert_eq!(e.code, ErrorCode::InvalidInput);
@@ -324,6 +403,16 @@ async fn an_upstream_enum_rejection_becomes_invalid_input_with_the_accepted_valu
         "{}",
         e.recovery_hint
     );
+    // A rejection of a parameter the caller never sent is this server's trouble, not
+    // the caller's: an upstream error, echoing nothing the caller did not write.
+    let e = client
+        .call_err(
+            "igvf_find_associations",
+            json!({"entity_id": "TP53", "relationship": "genetic"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::UpstreamError, "{e:?}");
+    assert_eq!(e.invalid_input, None);
     client.close().await;
 }
 
@@ -331,6 +420,14 @@ async fn an_upstream_enum_rejection_becomes_invalid_input_with_the_accepted_valu
 async fn all_fans_out_in_parallel_and_one_failure_does_not_sink_the_others() {
     let (upstream, client) = setup().await;
     tp53(&upstream).await;
+    // The gene's proteins, looked up by exact name before the protein data sets.
+    route(
+        &upstream,
+        "proteins",
+        &[("name", "TP53")],
+        fixture("proteins__name=TP53.json"),
+    )
+    .await;
     let delay = Duration::from_millis(400);
     let recording = Recording::new(empty().set_delay(delay));
     for at in [
@@ -411,12 +508,22 @@ async fn relationships_that_do_not_apply_say_which_do() {
         .await;
     assert_eq!(e.code, ErrorCode::InvalidInput);
     assert!(e.recovery_hint.contains("gene"), "{}", e.recovery_hint);
+    // The caller's spelling is echoed, not the relationship it was read as.
+    let e = client
+        .call_err(
+            "igvf_find_associations",
+            json!({"entity_id": "rs1152591", "relationship": "PPI"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert_eq!(e.invalid_input.as_deref(), Some("PPI"));
     let e = client
         .call_err(
             "igvf_find_associations",
             json!({"entity_id": "TP53", "relationship": "causal"}),
         )
         .await;
+    assert_eq!(e.invalid_input.as_deref(), Some("causal"));
     assert_eq!(e.code, ErrorCode::InvalidInput);
     assert!(
         e.message.contains("'causal' is not a relationship"),
@@ -491,5 +598,231 @@ async fn a_protein_is_queried_by_its_id_and_go_terms_come_back() {
         "negative regulation of transcription by rna polymerase ii"
     );
     assert_eq!(go["evidence"], "IDA");
+    client.close().await;
+}
+
+async fn tp53_proteins(upstream: &wiremock::MockServer) {
+    tp53(upstream).await;
+    route(
+        upstream,
+        "proteins",
+        &[("name", "TP53")],
+        fixture("proteins__name=TP53.json"),
+    )
+    .await;
+    route(
+        upstream,
+        "proteins/proteins",
+        &[("protein_name", "TP53")],
+        fixture("proteins_proteins__protein_name=TP53.json"),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_gene_s_interaction_partner_is_the_side_that_is_not_one_of_its_proteins() {
+    let (upstream, client) = setup().await;
+    tp53_proteins(&upstream).await;
+    let out = client
+        .call_ok(
+            "igvf_find_associations",
+            json!({"entity_id": "TP53", "relationship": "physical"}),
+        )
+        .await;
+    // The review's reproduction: TP53 is protein_2, so the partner is protein_1; the
+    // edge between two other proteins is left out.
+    let associations = out["associations"].as_array().unwrap();
+    assert_eq!(associations.len(), 1, "{out:#}");
+    assert_eq!(
+        associations[0]["source_entity"],
+        json!({"id": "ENSP00000269305", "_type": "protein", "name": "TP53"})
+    );
+    assert_eq!(
+        associations[0]["target_entity"],
+        json!({"id": "ENSP00000000001", "_type": "protein"})
+    );
+    assert_eq!(associations[0]["pmids"], json!(["PMID:12345678"]));
+    let ppi = &out["datasets"][0];
+    assert_eq!(ppi["dataset"], "/proteins/proteins");
+    assert!(
+        ppi["note"]
+            .as_str()
+            .unwrap()
+            .contains("1 record(s) that do not involve the entity"),
+        "{ppi}"
+    );
+    // The gene's proteins were resolved by exact name first.
+    let sent = requests(&upstream).await;
+    assert!(
+        sent.iter()
+            .any(|(p, q)| p == "/proteins" && q.contains(&("name".into(), "TP53".into()))),
+        "{sent:?}"
+    );
+    assert_requests_follow_the_spec(&upstream).await;
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_gene_without_proteins_has_no_physical_associations_and_says_why() {
+    let (upstream, client) = setup().await;
+    tp53(&upstream).await;
+    // `/proteins?name=TP53` answers `[]` (the default): no protein of that name.
+    let out = client
+        .call_ok(
+            "igvf_find_associations",
+            json!({"entity_id": "TP53", "relationship": "physical"}),
+        )
+        .await;
+    assert_eq!(out["associations"], json!([]));
+    assert!(
+        out["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("no protein for TP53"),
+        "{out:#}"
+    );
+    let sent = requests(&upstream).await;
+    assert!(
+        sent.iter().all(|(p, _)| p != "/proteins/proteins"),
+        "{sent:?}"
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn uniprot_accessions_and_protein_symbols_are_queried_by_their_ensembl_protein() {
+    let (upstream, client) = setup().await;
+    route(
+        &upstream,
+        "proteins",
+        &[("dbxrefs", "P04637")],
+        fixture("proteins__name=TP53.json"),
+    )
+    .await;
+    route(
+        &upstream,
+        "proteins",
+        &[("name", "TP53")],
+        fixture("proteins__name=TP53.json"),
+    )
+    .await;
+    let out = client
+        .call_ok(
+            "igvf_find_associations",
+            json!({"entity_id": "P04637", "relationship": "functional"}),
+        )
+        .await;
+    assert_eq!(out["entity"]["id"], "ENSP00000269305", "{out:#}");
+    assert_eq!(out["entity"]["symbol"], "TP53");
+    assert!(out["datasets"][0].get("note").is_none(), "{out:#}");
+    let out = client
+        .call_ok(
+            "igvf_find_associations",
+            json!({"entity_id": "tp53", "hint": "protein", "relationship": "physical"}),
+        )
+        .await;
+    assert_eq!(out["entity"]["id"], "ENSP00000269305");
+    let sent = requests(&upstream).await;
+    assert!(
+        sent.iter().any(|(p, q)| p == "/gene-products/go-terms"
+            && q.contains(&("query".into(), "ENSP00000269305".into()))),
+        "{sent:?}"
+    );
+    for at in ["/proteins/proteins", "/proteins/complexes"] {
+        assert!(
+            sent.iter()
+                .any(|(p, q)| p == at
+                    && q.contains(&("protein_id".into(), "ENSP00000269305".into()))),
+            "{at}: {sent:?}"
+        );
+    }
+    assert_requests_follow_the_spec(&upstream).await;
+    client.close().await;
+}
+
+#[tokio::test]
+async fn an_entity_no_data_set_can_be_searched_by_is_unresolved_with_the_accepted_form() {
+    let (upstream, client) = setup().await;
+    let e = client
+        .call_err(
+            "igvf_find_associations",
+            json!({"entity_id": "GO:0000122", "relationship": "genetic"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::UnresolvedEntity);
+    assert_eq!(e.invalid_input.as_deref(), Some("GO:0000122"));
+    assert!(
+        e.recovery_hint.contains("a disease term"),
+        "{}",
+        e.recovery_hint
+    );
+    assert!(
+        e.recovery_hint.contains("'functional'"),
+        "{}",
+        e.recovery_hint
+    );
+    let e = client
+        .call_err(
+            "igvf_find_associations",
+            json!({"entity_id": "MONDO:0009861", "relationship": "functional"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::UnresolvedEntity);
+    assert!(e.recovery_hint.contains("a GO term"), "{}", e.recovery_hint);
+    assert!(requests(&upstream).await.is_empty());
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_mouse_gene_asked_for_human_only_data_is_told_so() {
+    let (upstream, client) = setup().await;
+    let e = client
+        .call_err(
+            "igvf_find_associations",
+            json!({"entity_id": "ENSMUSG00000059552", "relationship": "genetic"}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(e.message.contains("human entities only"), "{}", e.message);
+    assert_eq!(e.invalid_input.as_deref(), Some("genetic"));
+    assert!(requests(&upstream).await.is_empty());
+    client.close().await;
+}
+
+#[tokio::test]
+async fn an_unknown_identifier_is_not_found_rather_than_an_empty_success() {
+    let (upstream, client) = setup().await;
+    // Every edge endpoint and lookup answers `[]` (the default).
+    for (entity, relationship, at) in [
+        ("ENSG99999999999", "regulatory", "/genes"),
+        ("rs99999999999", "genetic", "/variants"),
+        ("ENSP99999999999", "physical", "/proteins"),
+    ] {
+        let e = client
+            .call_err(
+                "igvf_find_associations",
+                json!({"entity_id": entity, "relationship": relationship}),
+            )
+            .await;
+        assert_eq!(e.code, ErrorCode::EntityNotFound, "{entity}");
+        assert_eq!(e.invalid_input.as_deref(), Some(entity));
+        let sent = requests(&upstream).await;
+        assert_eq!(sent.last().unwrap().0, at, "{entity}: one lookup last");
+    }
+    // An entity that exists but has no associations is an empty success.
+    route(
+        &upstream,
+        "genes",
+        &[("gene_id", TP53)],
+        fixture("genes__name=TP53.json"),
+    )
+    .await;
+    let out = client
+        .call_ok(
+            "igvf_find_associations",
+            json!({"entity_id": TP53, "relationship": "regulatory"}),
+        )
+        .await;
+    assert_eq!(out["associations"], json!([]));
     client.close().await;
 }

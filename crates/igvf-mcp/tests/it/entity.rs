@@ -372,6 +372,8 @@ async fn ontology_terms_in_both_forms_ask_for_the_same_catalog_key() {
             .await;
         assert_eq!(e.code, ErrorCode::EntityNotFound, "{input}");
         assert!(e.message.contains("MONDO_0007254"), "{}", e.message);
+        // What the caller sent, not the normalised key.
+        assert_eq!(e.invalid_input.as_deref(), Some(input));
         let sent = requests(&upstream).await;
         assert_eq!(sent[0].0, "/ontology-terms");
         assert!(
@@ -586,5 +588,24 @@ async fn upstream_trouble_is_an_upstream_error() {
         .await;
     assert_eq!(e.code, ErrorCode::UpstreamError);
     assert!(e.message.contains("IGVF Catalog"), "{}", e.message);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_404_that_is_not_the_catalog_s_own_not_found_is_an_upstream_error() {
+    // A wrong base URL or a proxy answers 404 with its own page: not "no such record".
+    let (upstream, client) = setup().await;
+    route(
+        &upstream,
+        "genes",
+        &[],
+        ResponseTemplate::new(404).set_body_string("Not Found"),
+    )
+    .await;
+    let e = client
+        .call_err("igvf_get_entity", json!({"id": "ENSG00000012048"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::UpstreamError, "{e:?}");
+    assert!(e.message.contains("404"), "{}", e.message);
     client.close().await;
 }

@@ -2,9 +2,11 @@
 //! of each LD edge, and the ancestries TopLD does not have.
 
 use lifesciences_core::ErrorCode;
-use serde_json::json;
+use serde_json::{Value, json};
+use wiremock::Mock;
+use wiremock::matchers::{method, path};
 
-use crate::{assert_requests_follow_the_spec, fixture, requests, route, setup};
+use crate::{Catalog, assert_requests_follow_the_spec, fixture, requests, route, setup};
 
 #[tokio::test]
 async fn ld_partners_of_an_rsid() {
@@ -45,6 +47,14 @@ async fn ld_partners_of_an_rsid() {
 #[tokio::test]
 async fn defaults_are_r2_0_8_in_europeans_and_d_prime_is_optional() {
     let (upstream, client) = setup().await;
+    // Rows, so that no lookup follows (an empty answer is checked for a missing variant).
+    route(
+        &upstream,
+        "variants/variant-ld",
+        &[],
+        fixture("variants_variant-ld__rsid=rs60960132.json"),
+    )
+    .await;
     client
         .call_ok(
             "igvf_find_ld",
@@ -116,5 +126,93 @@ async fn ancestries_topld_lacks_and_bad_thresholds_are_invalid_input() {
         e.recovery_hint
     );
     assert!(requests(&upstream).await.is_empty());
+    client.close().await;
+}
+
+/// An LD edge between `(rsid, spdi)` pairs, in TopLD's shape.
+fn ld_row(r2: f64, first: (&str, &str), second: (&str, &str)) -> Value {
+    json!({
+        "ancestry": "EUR", "r2": r2, "d_prime": 0.99, "source": "TopLD",
+        "variant_1_rsid": first.0, "variant_1_spdi": first.1,
+        "variant_2_rsid": second.0, "variant_2_spdi": second.1,
+        "sequence_variant": format!("variants/{}", first.1)
+    })
+}
+
+#[tokio::test]
+async fn ld_is_checked_here_and_ordered_across_every_row_returned() {
+    let (upstream, client) = setup().await;
+    let query = ("rs60960132", "NC_000011.10:9083634:A:T");
+    // An upstream that ignores the r² filter, mixes in another variant's edge and does
+    // not sort: the strongest partner comes last, beyond the first page.
+    let rows = vec![
+        ld_row(0.85, ("rs1", "NC_000011.10:1:A:G"), query),
+        ld_row(0.5, ("rs2", "NC_000011.10:2:A:G"), query),
+        ld_row(0.9, query, ("rs3", "NC_000011.10:3:A:G")),
+        ld_row(
+            0.99,
+            ("rs8", "NC_000011.10:8:A:G"),
+            ("rs9", "NC_000011.10:9:A:G"),
+        ),
+        ld_row(0.95, ("rs4", "NC_000011.10:4:A:G"), query),
+    ];
+    Mock::given(method("GET"))
+        .and(path("/variants/variant-ld"))
+        .respond_with(Catalog::new(rows))
+        .mount(&upstream)
+        .await;
+    let out = client
+        .call_ok(
+            "igvf_find_ld",
+            json!({"variant_id": "rs60960132", "limit": 2}),
+        )
+        .await;
+    let rsids: Vec<&str> = out["ld"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["rsid"].as_str().unwrap())
+        .collect();
+    assert_eq!(rsids, ["rs4", "rs3"], "{out:#}");
+    assert_eq!(out["truncated"], true);
+    let notes = out["notes"].to_string();
+    assert!(
+        notes.contains("1 record(s) that do not involve the variant"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("1 record(s) below the r²/D′ thresholds"),
+        "{notes}"
+    );
+    // A D′ threshold is re-checked too (every row here has D′ 0.99).
+    let out = client
+        .call_ok(
+            "igvf_find_ld",
+            json!({"variant_id": "rs60960132", "d_prime_threshold": 0.995}),
+        )
+        .await;
+    assert_eq!(out["ld"], json!([]), "{out:#}");
+    client.close().await;
+}
+
+#[tokio::test]
+async fn an_unknown_variant_is_not_found_and_a_known_one_without_ld_is_empty() {
+    let (upstream, client) = setup().await;
+    let e = client
+        .call_err("igvf_find_ld", json!({"variant_id": "rs99999999999"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::EntityNotFound);
+    assert_eq!(e.invalid_input.as_deref(), Some("rs99999999999"));
+    route(
+        &upstream,
+        "variants",
+        &[("rsid", "rs80357906")],
+        fixture("variants__rsid=rs80357906.json"),
+    )
+    .await;
+    let out = client
+        .call_ok("igvf_find_ld", json!({"variant_id": "rs80357906"}))
+        .await;
+    assert_eq!(out["ld"], json!([]));
     client.close().await;
 }

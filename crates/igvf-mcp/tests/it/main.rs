@@ -20,8 +20,9 @@ mod sources;
 use igvf_mcp::IgvfServer;
 use igvf_mcp::spec::spec;
 use lifesciences_core::testing::{Fixtures, McpTestClient, mock_source};
+use serde_json::Value;
 use wiremock::matchers::{method, path, query_param};
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 /// The crate's fixtures.
 pub fn fixtures() -> Fixtures {
@@ -110,5 +111,61 @@ pub async fn assert_requests_follow_the_spec(upstream: &MockServer) {
             request.headers.get("accept").and_then(|v| v.to_str().ok()),
             Some("application/json")
         );
+    }
+}
+
+/// An upstream that answers from `rows` the way the catalog does: a numeric filter
+/// `neg_log10_pvalue=gte:x` keeps only rows whose `neg_log10_pvalue` is a number at least
+/// `x` (in AQL, `null >= x` is false, so rows without the value are dropped), and
+/// `page`/`limit` cut the result into pages.
+#[derive(Clone)]
+pub struct Catalog {
+    rows: Vec<Value>,
+}
+
+impl Catalog {
+    /// The rows of a fixture (a JSON array) or given directly.
+    pub fn new(rows: Vec<Value>) -> Self {
+        Self { rows }
+    }
+
+    /// The rows of fixture `name`.
+    pub fn fixture(name: &str) -> Self {
+        Self::new(
+            fixtures()
+                .json(name)
+                .as_array()
+                .cloned()
+                .unwrap_or_default(),
+        )
+    }
+}
+
+impl Respond for Catalog {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let query: Vec<(String, String)> = request
+            .url
+            .query_pairs()
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        let get = |name: &str| {
+            query
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        };
+        let mut rows: Vec<Value> = self.rows.clone();
+        if let Some(filter) = get("neg_log10_pvalue") {
+            let at_least: f64 = filter.trim_start_matches("gte:").parse().unwrap();
+            rows.retain(|r| {
+                r["neg_log10_pvalue"]
+                    .as_f64()
+                    .is_some_and(|v| v >= at_least)
+            });
+        }
+        let page: usize = get("page").map_or(0, |p| p.parse().unwrap());
+        let limit: usize = get("limit").map_or(25, |l| l.parse().unwrap());
+        let page_rows: Vec<Value> = rows.into_iter().skip(page * limit).take(limit).collect();
+        ResponseTemplate::new(200).set_body_json(page_rows)
     }
 }

@@ -6,8 +6,8 @@ use std::time::Duration;
 use lifesciences_core::ErrorCode;
 use lifesciences_core::testing::Recording;
 use serde_json::json;
-use wiremock::Mock;
 use wiremock::matchers::{method, path};
+use wiremock::{Mock, ResponseTemplate};
 
 use crate::{assert_requests_follow_the_spec, empty, fixture, fixtures, requests, route, setup};
 
@@ -275,5 +275,79 @@ async fn malformed_regions_and_limits_are_invalid_input_before_any_request() {
     assert!(requests(&upstream).await.is_empty());
     // Fixtures used here are real files (keeps the loader honest).
     assert!(fixtures().json("genes__organism_only.json").is_array());
+    client.close().await;
+}
+
+#[tokio::test]
+async fn one_failing_list_is_a_note_and_only_all_failing_is_an_error() {
+    let (upstream, client) = setup().await;
+    let region = "chr17:41000000-42000000";
+    route(&upstream, "genes", &[], ResponseTemplate::new(500)).await;
+    route(
+        &upstream,
+        "genomic-elements",
+        &[("region", region)],
+        fixture("genomic-elements__region=chr1_1157520-1158189.json"),
+    )
+    .await;
+    let out = client
+        .call_ok("igvf_search_region", json!({"region": "chr17:41M-42M"}))
+        .await;
+    assert!(out.get("genes").is_none(), "{out:#}");
+    assert!(out["regulatory_elements"].is_array(), "{out:#}");
+    assert_eq!(out["truncated"], json!({"regulatory_elements": false}));
+    let notes = out["notes"].to_string();
+    assert!(
+        notes.contains("genes: not listed") && notes.contains("UPSTREAM_ERROR"),
+        "{notes}"
+    );
+    // Every list asked for failed: the error is the answer.
+    let e = client
+        .call_err(
+            "igvf_search_region",
+            json!({"region": "chr17:41M-42M", "include": ["genes"]}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::UpstreamError);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn an_upstream_region_rejection_echoes_the_region_as_the_caller_wrote_it() {
+    let (upstream, client) = setup().await;
+    route(
+        &upstream,
+        "genes",
+        &[],
+        ResponseTemplate::new(400)
+            .set_body_json(json!({"message": "Region format invalid", "code": "BAD_REQUEST"})),
+    )
+    .await;
+    let e = client
+        .call_err(
+            "igvf_search_region",
+            json!({"region": "chr1:1k-2k", "include": ["genes"]}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert_eq!(e.invalid_input.as_deref(), Some("chr1:1k-2k"));
+    client.close().await;
+}
+
+#[tokio::test]
+async fn positions_past_every_chromosome_are_invalid_input_not_a_panic() {
+    let (upstream, client) = setup().await;
+    for region in [
+        "chr1:18446744073709551615-18446744073709551615",
+        "chr1:18446744073709551615",
+    ] {
+        let e = client
+            .call_err("igvf_search_region", json!({"region": region}))
+            .await;
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{region}");
+        assert_eq!(e.invalid_input.as_deref(), Some(region));
+        assert!(e.message.contains("beyond the end"), "{}", e.message);
+    }
+    assert!(requests(&upstream).await.is_empty());
     client.close().await;
 }

@@ -90,7 +90,8 @@ async fn a_protein_resolves_to_ensembl_and_uniprot() {
         )
         .await;
     assert_eq!(out["resolved"], "ENSP00000384707");
-    assert_eq!(out["identifiers"]["uniprot"], "P49711-2, P49711");
+    // Several accessions are a JSON list, not a comma-joined string.
+    assert_eq!(out["identifiers"]["uniprot"], json!(["P49711-2", "P49711"]));
     assert_eq!(out["identifiers"]["symbol"], "CTCF");
     client.close().await;
 }
@@ -111,5 +112,28 @@ async fn a_format_of_another_kind_is_refused_before_the_lookup() {
         e.recovery_hint
     );
     assert!(requests(&upstream).await.is_empty());
+    client.close().await;
+}
+
+#[tokio::test]
+async fn additional_rsids_are_a_list() {
+    let (upstream, client) = setup().await;
+    let mut records = crate::fixtures().json("variants__rsid=rs80357906.json");
+    records[0]["rsid"] = json!(["rs80357906", "rs397507247", "rs386833395"]);
+    route(
+        &upstream,
+        "variants",
+        &[("rsid", "rs80357906")],
+        wiremock::ResponseTemplate::new(200).set_body_json(records),
+    )
+    .await;
+    let out = client
+        .call_ok("igvf_resolve_id", json!({"id": "rs80357906"}))
+        .await;
+    assert_eq!(out["identifiers"]["rsid"], "rs80357906");
+    assert_eq!(
+        out["identifiers"]["additional_rsids"],
+        json!(["rs397507247", "rs386833395"])
+    );
     client.close().await;
 }

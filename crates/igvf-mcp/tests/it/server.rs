@@ -130,9 +130,10 @@ async fn initialize_announces_tools_resources_and_the_fuzzy_to_fact_path() {
     let instructions = info.instructions.as_deref().unwrap();
     assert_eq!(
         instructions.lines().count(),
-        4,
-        "a title line and three steps"
+        3,
+        "the three steps of the Fuzzy-to-Fact path, no title line"
     );
+    assert!(instructions.starts_with("1. "), "{instructions}");
     for tool in [
         "igvf_get_entity",
         "igvf_find_associations",
@@ -141,4 +142,28 @@ async fn initialize_announces_tools_resources_and_the_fuzzy_to_fact_path() {
         assert!(instructions.contains(tool), "{tool}");
     }
     client.close().await;
+}
+
+#[test]
+fn the_tool_list_fits_an_agent_s_context_budget() {
+    // Measured as sent on the wire (compact JSON): 46 KB before the review, with
+    // igvf_get_entity's output schema alone at 13.6 KB.
+    let tools = serde_json::to_value(IgvfServer::tools()).unwrap();
+    let total = serde_json::to_string(&tools).unwrap().len();
+    assert!(total < 35_000, "tools/list is {total} bytes");
+    for tool in tools.as_array().unwrap() {
+        let out = serde_json::to_string(&tool["outputSchema"]).unwrap().len();
+        assert!(
+            out < 10_000,
+            "{}: outputSchema is {out} bytes",
+            tool["name"]
+        );
+        // Typed shapes are kept: every output schema still names its fields.
+        assert!(
+            tool["outputSchema"]["properties"].is_object()
+                || tool["outputSchema"]["oneOf"].is_array(),
+            "{}",
+            tool["name"]
+        );
+    }
 }

@@ -36,6 +36,16 @@ async fn the_overview_covers_every_category_without_an_upstream_call() {
             .contains(&json!("ClinGen"))
     );
     assert!(disease.get("endpoints").is_none(), "the overview is short");
+    assert!(disease.get("datasets").is_none(), "the overview is short");
+    // Only the data sets' sources: no ontology prefixes (/ontology-terms' `source`)...
+    let sources = disease["sources"].to_string();
+    assert!(
+        !sources.contains("MONDO") && !sources.contains("EFO"),
+        "{sources}"
+    );
+    // ... and no allele-frequency columns (/variants/freq's `source`).
+    let variants = out["categories"][0].to_string();
+    assert!(!variants.contains("gnomad_af"), "{variants}");
     assert!(requests(&upstream).await.is_empty());
     client.close().await;
 }
@@ -47,30 +57,50 @@ async fn a_category_lists_every_filter_value_of_its_endpoints() {
         .call_ok("igvf_list_sources", json!({"category": "gene_expression"}))
         .await;
     let category = &out["categories"][0];
-    let endpoint = category["endpoints"]
+    let endpoint = category["datasets"]
         .as_array()
         .unwrap()
         .iter()
         .find(|e| e["path"] == "/variants/genes")
         .unwrap();
-    let source = endpoint["filters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["name"] == "source")
-        .unwrap();
-    assert_eq!(source["values"], json!(["AFGR", "EBI", "IGVF"]));
-    let organism = endpoint["filters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["name"] == "organism")
-        .unwrap();
-    assert_eq!(organism["default"], "Homo sapiens");
+    assert_eq!(endpoint["tool"], "igvf_find_associations");
+    assert_eq!(endpoint["relationship"], "regulatory");
+    assert!(endpoint["description"].as_str().unwrap().contains("eQTL"));
+    // Only filters a tool takes: `filters.source`; no tool takes `organism` here.
+    assert_eq!(
+        endpoint["filters"],
+        json!([{"argument": "filters.source", "values": ["AFGR", "EBI", "IGVF"]}])
+    );
     let e = client
         .call_err("igvf_list_sources", json!({"category": "structure"}))
         .await;
     assert_eq!(e.code, ErrorCode::InvalidInput);
     assert!(e.message.contains("'gene_expression'"), "{}", e.message);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn interactions_list_no_filter_nobody_can_use_and_stay_small() {
+    let (_upstream, client) = setup().await;
+    let out = client
+        .call_ok("igvf_list_sources", json!({"category": "interactions"}))
+        .await;
+    let text = out.to_string();
+    // The 187 PSI-MI detection methods of /proteins/proteins are not a filter of any tool.
+    assert!(!text.contains("detection_method"), "{text}");
+    assert!(!text.contains("affinity chromatography"), "{text}");
+    assert!(text.len() < 4_000, "{} bytes", text.len());
+    let ppi = out["categories"][0]["datasets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["path"] == "/proteins/proteins")
+        .unwrap();
+    assert_eq!(ppi["from"], json!(["gene", "protein"]));
+    assert_eq!(
+        ppi["description"],
+        "protein–protein interactions (BioGRID, IntAct)"
+    );
+    assert_eq!(ppi["method_count"], 81);
     client.close().await;
 }
