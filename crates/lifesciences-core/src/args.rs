@@ -276,8 +276,8 @@ impl SearchQuery {
                      entries to rank usefully."
                 ),
                 format!(
-                    "Minimum query length is {MIN_QUERY_CHARS} characters. Use a name, symbol \
-                     or identifier, e.g. 'TP53'."
+                    "Minimum query length is {MIN_QUERY_CHARS} characters. Use a longer name, \
+                     symbol or identifier."
                 ),
                 raw,
             ));

@@ -122,6 +122,9 @@ pub struct SourceConfig {
     pub cache_max_bytes: u64,
     /// Whether the source set its own timeout (the global variable then leaves it alone).
     own_timeout: bool,
+    /// Whether successful POST look-ups are cached like GETs (opt-in, see
+    /// [`with_cached_posts`](Self::with_cached_posts)).
+    pub cache_posts: bool,
 }
 
 /// The User-Agent every source sends unless told otherwise: `lifesciences-mcp/<version>`.
@@ -158,6 +161,7 @@ impl SourceConfig {
             cache_ttl: DEFAULT_CACHE_TTL,
             cache_max_bytes: DEFAULT_CACHE_MAX_BYTES,
             own_timeout: false,
+            cache_posts: false,
         })
     }
 
@@ -213,6 +217,14 @@ impl SourceConfig {
     #[must_use]
     pub fn with_default_query(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.default_query.push((name.into(), value.into()));
+        self
+    }
+
+    /// Cache successful POSTs too. Only for sources whose POSTs are pure look-ups (e.g.
+    /// UniChem's `POST /compounds`): the body is part of the cache key.
+    #[must_use]
+    pub fn with_cached_posts(mut self) -> Self {
+        self.cache_posts = true;
         self
     }
 

@@ -159,7 +159,8 @@ impl HttpClient {
         self.execute(prepared).await
     }
 
-    /// POST a JSON body as an idempotent look-up (retried and coalesced, not cached).
+    /// POST a JSON body as an idempotent look-up (retried and coalesced; cached only when
+    /// the source opted in with `SourceConfig::with_cached_posts`).
     pub async fn post_json<T: DeserializeOwned, B: Serialize + ?Sized>(
         &self,
         path: &str,
@@ -176,7 +177,8 @@ impl HttpClient {
         self.fetch_json(prepared).await
     }
 
-    /// POST a form as an idempotent look-up (retried and coalesced, not cached).
+    /// POST a form as an idempotent look-up (retried and coalesced; cached only when the
+    /// source opted in with `SourceConfig::with_cached_posts`).
     pub async fn post_form<T: DeserializeOwned>(
         &self,
         path: &str,
@@ -212,7 +214,7 @@ impl HttpClient {
             ));
         }
         Ok(Prepared {
-            cacheable: method == Method::GET,
+            cacheable: method == Method::GET || self.inner.config.cache_posts,
             method,
             url,
             accept,

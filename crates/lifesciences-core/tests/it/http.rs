@@ -619,6 +619,29 @@ async fn look_up_posts_are_retried_but_not_cached() {
 }
 
 #[tokio::test]
+async fn a_source_may_opt_in_to_caching_its_look_up_posts_keyed_by_body() {
+    let server = MockServer::start().await;
+    let responder = Recording::new(ok_json());
+    Mock::given(method("POST"))
+        .respond_with(responder.clone())
+        .mount(&server)
+        .await;
+    let c = client(mock_source("UniChem", &server.uri()).with_cached_posts());
+    for _ in 0..3 {
+        let _: Value = c
+            .post_json("compounds", &json!({"compound": "CHEMBL25"}))
+            .await
+            .unwrap();
+    }
+    assert_eq!(responder.count(), 1, "served from the cache");
+    let _: Value = c
+        .post_json("compounds", &json!({"compound": "CHEMBL941"}))
+        .await
+        .unwrap();
+    assert_eq!(responder.count(), 2, "another body is another entry");
+}
+
+#[tokio::test]
 async fn urls_for_links_follow_the_configured_base() {
     let c = client(
         SourceConfig::new("STRING", "STRING", "https://string-db.org/api/")
