@@ -6,21 +6,23 @@
 //! for JSON (A.1): core sends `Accept: application/json` and every path here also uses the
 //! `.json` form. ChEMBL silently ignores filter names it does not know (A.2), which would
 //! return an unfiltered collection, so the parameter names below are pinned by tests and
-//! every list answer is also filtered to the identifiers that were asked for.
+//! every list answer is also filtered: to the identifiers that were asked for here, and to
+//! the exact name asked for by the search tool (`search_compounds::is_named`).
 
-use std::time::Duration;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use futures::future::try_join_all;
 use lifesciences_core::{
     ApiError, ConfigError, HttpClient, LifeSciencesClient, RetryPolicy, SourceConfig,
-    encode_path_segment,
+    UpstreamFailure, encode_path_segment,
 };
 use serde_json::json;
 
 use crate::ids::ChemblId;
 use crate::models::{
-    ChemblErrorBody, Mechanism, MechanismPage, Molecule, MoleculePage, Target, TargetPage,
-    UniChemAnswer, UniChemSource,
+    ChemblErrorBody, ChemblIdLookup, Mechanism, MechanismPage, Molecule, MoleculePage, Target,
+    TargetPage, UniChemAnswer, UniChemSource,
 };
 
 /// ChEMBL's data web services (CONTRACT §2).
@@ -29,9 +31,13 @@ pub const CHEMBL_DEFAULT_URL: &str = "https://www.ebi.ac.uk/chembl/api/data";
 pub const UNICHEM_DEFAULT_URL: &str = "https://www.ebi.ac.uk/unichem/api/v1";
 
 /// UniChem answers are optional extras and UniChem is known to hang for ~30 s before
-/// failing (A.8): give up early. The global `LIFESCIENCES_TIMEOUT_SECS` still applies when
-/// it is shorter.
-pub const UNICHEM_TIMEOUT: Duration = Duration::from_secs(8);
+/// failing (A.8): give up early, and do not retry. The global `LIFESCIENCES_TIMEOUT_SECS`
+/// still applies when it is shorter; `UNICHEM_TIMEOUT_SECS` sets it.
+pub const UNICHEM_TIMEOUT: Duration = Duration::from_secs(4);
+
+/// After UniChem timed out, could not be reached, answered 5xx or 429, it is not asked
+/// again for this long (server-wide), so later lookups return at ChEMBL's speed.
+pub const UNICHEM_COOL_DOWN: Duration = Duration::from_secs(60);
 
 /// ChEMBL's largest page (A.3); larger limits are silently cut to it.
 const MAX_LIMIT: u32 = 1000;
@@ -43,17 +49,33 @@ const MAX_PAGES: u64 = 10;
 /// UniChem's source number for ChEMBL (A.7).
 const UNICHEM_SOURCE_CHEMBL: u32 = 1;
 
-/// ChEMBL: 10 requests/s, 10 in flight (CONTRACT §6), then the environment.
+/// ChEMBL: 10 requests/s, 10 in flight (CONTRACT §6), then the process environment.
 pub fn chembl_config() -> Result<SourceConfig, ConfigError> {
+    chembl_config_with(|var| std::env::var(var).ok())
+}
+
+/// [`chembl_config`] with the environment given as a lookup function.
+pub fn chembl_config_with(
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<SourceConfig, ConfigError> {
     SourceConfig::new("ChEMBL", "CHEMBL", CHEMBL_DEFAULT_URL)?
         .with_rate(10.0)
         .with_max_concurrent(10)
-        .from_env()
+        .from_env_with(env)
 }
 
-/// UniChem: 5 requests/s, 5 in flight, a short timeout and one quick retry (CONTRACT §6:
-/// "slow and flaky: short timeout, results optional"), then the environment.
+/// UniChem: 5 requests/s, 5 in flight, a short timeout and no retry (CONTRACT §6: "slow and
+/// flaky: short timeout, results optional"), successful look-ups cached like GETs (its
+/// `POST /compounds` is a pure look-up), then the process environment.
 pub fn unichem_config() -> Result<SourceConfig, ConfigError> {
+    unichem_config_with(|var| std::env::var(var).ok())
+}
+
+/// [`unichem_config`] with the environment given as a lookup function (tests point it at
+/// a mock through `UNICHEM_API_URL` and shorten `UNICHEM_TIMEOUT_SECS`).
+pub fn unichem_config_with(
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<SourceConfig, ConfigError> {
     // Its own short timeout: LIFESCIENCES_TIMEOUT_SECS may shorten it, not lengthen it;
     // UNICHEM_TIMEOUT_SECS sets it.
     SourceConfig::new("UniChem", "UNICHEM", UNICHEM_DEFAULT_URL)?
@@ -61,17 +83,14 @@ pub fn unichem_config() -> Result<SourceConfig, ConfigError> {
         .with_max_concurrent(5)
         .with_retry(unichem_retry())
         .with_timeout(UNICHEM_TIMEOUT)
-        .from_env()
+        .with_cached_posts()
+        .from_env_with(env)
 }
 
-/// One retry after a short pause: a second long wait is not worth it for optional keys.
+/// No retries: UniChem's keys are optional, and a second wait of up to the timeout is not
+/// worth it (the breaker then keeps later lookups from waiting at all).
 pub fn unichem_retry() -> RetryPolicy {
-    RetryPolicy {
-        max_retries: 1,
-        base_delay: Duration::from_millis(250),
-        max_delay: Duration::from_secs(2),
-        max_total_wait: Duration::from_secs(2),
-    }
+    RetryPolicy::none()
 }
 
 /// Both sources with their defaults and the environment applied: ChEMBL, then UniChem.
@@ -112,31 +131,36 @@ impl ChemblClient {
 
     /// `GET /molecule/search.json?q=&limit=&offset=`: ChEMBL's full-text search, best
     /// first, each hit with a `score` (A.4). ChEMBL answers 400 for queries it cannot
-    /// run (e.g. shorter than 3 characters); that is the caller's input, not an outage.
-    pub async fn search(
-        &self,
-        query: &str,
-        offset: u64,
-        limit: u32,
-    ) -> Result<MoleculePage, ApiError> {
+    /// run (e.g. shorter than 3 characters); that is the caller's input, not an outage:
+    /// [`Searched::Refused`] with ChEMBL's `error_message` (A.6).
+    pub async fn search(&self, query: &str, offset: u64, limit: u32) -> Result<Searched, ApiError> {
         let (offset, limit) = (offset.to_string(), limit.min(MAX_LIMIT).to_string());
         let params = [("q", query), ("limit", &limit), ("offset", &offset)];
         match self.get_json("molecule/search.json", &params).await {
-            Ok(page) => Ok(page),
-            Err(e) if e.upstream_status() == Some(400) => {
-                let said = e
+            Ok(page) => Ok(Searched::Page(page)),
+            Err(e) if e.upstream_status() == Some(400) => Ok(Searched::Refused {
+                reason: e
                     .upstream_body()
                     .and_then(|b| serde_json::from_str::<ChemblErrorBody>(b).ok())
                     .and_then(|b| b.error_message)
-                    .map(|m| format!(" ChEMBL said: {m}."))
-                    .unwrap_or_default();
-                Err(ApiError::invalid_input(
-                    format!("ChEMBL could not run a search for '{query}'.{said}"),
-                    "Search with a drug name, trade name or synonym of at least 3 letters, \
-                     e.g. 'imatinib' or 'Gleevec'.",
-                    query,
-                ))
-            }
+                    .map(|m| m.trim().to_owned())
+                    .filter(|m| !m.is_empty()),
+            }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `GET /chembl_id_lookup/{CHEMBLn}.json`: which kind of ChEMBL entity an identifier
+    /// names (compound, target, assay, document…; A.4), or `None` for the 404 of an
+    /// identifier ChEMBL does not know at all.
+    pub async fn id_lookup(&self, id: &ChemblId) -> Result<Option<ChemblIdLookup>, ApiError> {
+        let path = format!(
+            "chembl_id_lookup/{}.json",
+            encode_path_segment(&id.upstream())?
+        );
+        match self.get_json(&path, &[]).await {
+            Ok(entry) => Ok(Some(entry)),
+            Err(e) if e.upstream_status() == Some(404) => Ok(None),
             Err(e) => Err(e),
         }
     }
@@ -168,9 +192,10 @@ impl ChemblClient {
     }
 
     /// `GET /molecule.json?molecule_chembl_id__in=A,B,C&limit=n` (plus
-    /// `only=molecule_chembl_id,pref_name,molecule_properties` when `slim`): many
-    /// molecules in one request (A.2; recorded). The answer comes in primary-key order,
-    /// not request order, and simply lacks unknown IDs.
+    /// `only=molecule_chembl_id,pref_name,molecule_properties,molecule_synonyms` when
+    /// `slim`: the synonyms name molecules without a preferred name): many molecules in
+    /// one request (A.2; recorded). The answer comes in primary-key order, not request
+    /// order, and simply lacks unknown IDs.
     pub async fn molecules(&self, ids: &[String], slim: bool) -> Result<Vec<Molecule>, ApiError> {
         let chunks = ids.chunks(IDS_PER_REQUEST).map(|chunk| async move {
             let joined = chunk.join(",");
@@ -180,7 +205,10 @@ impl ChemblClient {
                 ("limit", limit.as_str()),
             ];
             if slim {
-                params.push(("only", "molecule_chembl_id,pref_name,molecule_properties"));
+                params.push((
+                    "only",
+                    "molecule_chembl_id,pref_name,molecule_properties,molecule_synonyms",
+                ));
             }
             let page: MoleculePage = self.get_json("molecule.json", &params).await?;
             Ok::<_, ApiError>(page.molecules)
@@ -271,10 +299,33 @@ fn only_requested<T>(
         .collect()
 }
 
-/// UniChem, for the identifiers of other databases that ChEMBL does not keep.
+/// What ChEMBL's search made of a query.
 #[derive(Debug, Clone)]
+pub enum Searched {
+    /// A page of hits.
+    Page(MoleculePage),
+    /// ChEMBL refused to run it (HTTP 400), with its reason when it gave one, e.g.
+    /// `Search query too short`.
+    Refused {
+        /// ChEMBL's `error_message`.
+        reason: Option<String>,
+    },
+}
+
+/// What UniChem gave for one compound.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UniChemLinks {
+    /// Its records in other sources; empty when UniChem does not know the compound.
+    Found(Vec<UniChemSource>),
+    /// UniChem failed, or is paused after an outage: the record goes without its keys.
+    Unavailable,
+}
+
+/// UniChem, for the identifiers of other databases that ChEMBL does not keep.
+#[derive(Debug)]
 pub struct UniChemClient {
     http: HttpClient,
+    breaker: Breaker,
 }
 
 impl LifeSciencesClient for UniChemClient {
@@ -284,30 +335,253 @@ impl LifeSciencesClient for UniChemClient {
 }
 
 impl UniChemClient {
-    /// A client for `config` (no I/O).
+    /// A client for `config` (no I/O) that pauses for [`UNICHEM_COOL_DOWN`] after an
+    /// outage.
     pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
         Ok(Self {
             http: HttpClient::new(config)?,
+            breaker: Breaker::new(UNICHEM_COOL_DOWN),
         })
+    }
+
+    /// The same client (shared HTTP machinery) with another pause after an outage.
+    pub fn with_cool_down(&self, cool_down: Duration) -> Self {
+        Self {
+            http: self.http.clone(),
+            breaker: Breaker::new(cool_down),
+        }
     }
 
     /// `POST /compounds` with `{"type": "sourceID", "compound": "CHEMBL25", "sourceID": 1}`:
     /// the compound's identifiers in every UniChem source (A.8). An unknown compound is
-    /// an empty list.
-    pub async fn sources_of(&self, chembl_id: &str) -> Result<Vec<UniChemSource>, ApiError> {
+    /// an empty list. Not sent while UniChem is paused after an outage (a timeout,
+    /// connection failure, 5xx or 429 pauses it server-wide, logged once); any other
+    /// failure concerns this compound only.
+    pub async fn sources_of(&self, chembl_id: &str) -> UniChemLinks {
+        if self.breaker.is_open(Instant::now()) {
+            tracing::debug!(
+                compound = chembl_id,
+                "UniChem paused after an outage: not asked"
+            );
+            return UniChemLinks::Unavailable;
+        }
         let body = json!({
             "type": "sourceID",
             "compound": chembl_id,
             "sourceID": UNICHEM_SOURCE_CHEMBL,
         });
         match self.post_json::<UniChemAnswer, _>("compounds", &body).await {
-            Ok(answer) => Ok(answer
-                .compounds
-                .into_iter()
-                .flat_map(|c| c.sources)
-                .collect()),
-            Err(e) if e.upstream_status() == Some(404) => Ok(Vec::new()),
-            Err(e) => Err(e),
+            Ok(answer) => UniChemLinks::Found(
+                answer
+                    .compounds
+                    .into_iter()
+                    .flat_map(|c| c.sources)
+                    .collect(),
+            ),
+            Err(e) if e.upstream_status() == Some(404) => UniChemLinks::Found(Vec::new()),
+            Err(e) if is_outage(&e) => {
+                if self.breaker.trip(Instant::now()) {
+                    tracing::warn!(
+                        compound = chembl_id,
+                        error = %e,
+                        pause_secs = self.breaker.cool_down.as_secs_f64(),
+                        "UniChem failed: returning ChEMBL records without drugbank, pdb, \
+                         kegg, iuphar and pubchem_compound cross-references, and not asking \
+                         UniChem again for a while"
+                    );
+                }
+                UniChemLinks::Unavailable
+            }
+            Err(e) => {
+                tracing::warn!(
+                    compound = chembl_id,
+                    error = %e,
+                    "UniChem failed for this compound: its record goes without drugbank, \
+                     pdb, kegg, iuphar and pubchem_compound cross-references"
+                );
+                UniChemLinks::Unavailable
+            }
+        }
+    }
+}
+
+/// Whether `e` says UniChem as a whole is unwell (timeout, no connection, 5xx, 429), as
+/// opposed to a problem with one compound (another 4xx, an unreadable answer).
+fn is_outage(e: &ApiError) -> bool {
+    match e {
+        ApiError::RateLimited { .. } => true,
+        ApiError::Upstream { failure, .. } => match failure {
+            UpstreamFailure::Timeout { .. }
+            | UpstreamFailure::Connect { .. }
+            | UpstreamFailure::Transport { .. } => true,
+            UpstreamFailure::Status { status, .. } => *status >= 500 || *status == 429,
+            UpstreamFailure::TooLarge { .. } | UpstreamFailure::Decode { .. } => false,
+        },
+        _ => false,
+    }
+}
+
+/// A circuit breaker: open (skip the upstream) until a moment after the last outage. The
+/// lock is held only to read or set that moment, never across a request.
+#[derive(Debug)]
+struct Breaker {
+    cool_down: Duration,
+    open_until: Mutex<Option<Instant>>,
+}
+
+impl Breaker {
+    fn new(cool_down: Duration) -> Self {
+        Self {
+            cool_down,
+            open_until: Mutex::new(None),
+        }
+    }
+
+    fn is_open(&self, now: Instant) -> bool {
+        let until = self
+            .open_until
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        until.is_some_and(|until| now < until)
+    }
+
+    /// Open it for the cool-down from `now`. True when it was closed (the caller logs).
+    fn trip(&self, now: Instant) -> bool {
+        let mut until = self
+            .open_until
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let was_open = until.is_some_and(|until| now < until);
+        *until = Some(now + self.cool_down);
+        !was_open
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        move |k| map.get(k).cloned()
+    }
+
+    /// The longest one UniChem look-up can hold a call: every attempt up to its timeout,
+    /// plus the waits between attempts.
+    fn worst_case_wait(c: &SourceConfig) -> Duration {
+        let attempts = u32::try_from(c.retry.max_retries + 1).unwrap_or(u32::MAX);
+        let backoff = (c.retry.max_delay * (attempts - 1)).min(c.retry.max_total_wait);
+        c.timeout * attempts + backoff
+    }
+
+    #[test]
+    fn chembl_politeness_is_ten_per_second_ten_in_flight_with_core_retries() {
+        let c = chembl_config_with(env(&[])).unwrap();
+        assert_eq!(c.base_url.as_str(), CHEMBL_DEFAULT_URL);
+        assert_eq!(c.rate_per_second, 10.0);
+        assert_eq!(c.max_concurrent, 10);
+        assert_eq!(c.retry, RetryPolicy::default());
+        assert_eq!(c.timeout, lifesciences_core::client::DEFAULT_TIMEOUT);
+        assert!(!c.cache_posts);
+    }
+
+    #[test]
+    fn unichem_politeness_is_five_per_second_short_timeout_no_retry_cached() {
+        let c = unichem_config_with(env(&[])).unwrap();
+        assert_eq!(c.base_url.as_str(), UNICHEM_DEFAULT_URL);
+        assert_eq!(c.rate_per_second, 5.0);
+        assert_eq!(c.max_concurrent, 5);
+        assert_eq!(c.timeout, Duration::from_secs(4));
+        assert_eq!(c.retry.max_retries, 0);
+        assert!(c.cache_posts, "successful look-ups are cached");
+        // One look-up never holds a call for more than 5 s...
+        assert!(
+            worst_case_wait(&c) <= Duration::from_secs(5),
+            "{:?}",
+            worst_case_wait(&c)
+        );
+        // ...even when the global timeout is long; it may only shorten UniChem's.
+        let c = unichem_config_with(env(&[("LIFESCIENCES_TIMEOUT_SECS", "60")])).unwrap();
+        assert_eq!(c.timeout, Duration::from_secs(4));
+        let c = unichem_config_with(env(&[("LIFESCIENCES_TIMEOUT_SECS", "2")])).unwrap();
+        assert_eq!(c.timeout, Duration::from_secs(2));
+        let c = unichem_config_with(env(&[("UNICHEM_TIMEOUT_SECS", "0.5")])).unwrap();
+        assert_eq!(c.timeout, Duration::from_millis(500));
+        // The pause after an outage is about a minute.
+        assert_eq!(UNICHEM_COOL_DOWN, Duration::from_secs(60));
+    }
+
+    #[test]
+    fn the_breaker_opens_for_its_cool_down_and_reports_only_the_first_trip() {
+        let breaker = Breaker::new(Duration::from_secs(60));
+        let t0 = Instant::now();
+        assert!(!breaker.is_open(t0));
+        assert!(breaker.trip(t0), "the first trip is reported");
+        assert!(breaker.is_open(t0 + Duration::from_secs(59)));
+        assert!(
+            !breaker.trip(t0 + Duration::from_secs(1)),
+            "a failure while open is not reported again"
+        );
+        assert!(breaker.is_open(t0 + Duration::from_secs(60)));
+        assert!(!breaker.is_open(t0 + Duration::from_secs(62)));
+        assert!(
+            breaker.trip(t0 + Duration::from_secs(62)),
+            "a new outage is reported"
+        );
+    }
+
+    #[test]
+    fn only_outages_trip_the_breaker() {
+        let status = |status: u16| ApiError::Upstream {
+            upstream: "UniChem".into(),
+            failure: UpstreamFailure::Status {
+                status,
+                body: String::new(),
+            },
+            attempts: 1,
+        };
+        for e in [
+            status(500),
+            status(503),
+            status(429),
+            ApiError::RateLimited {
+                upstream: "UniChem".into(),
+                retry_after: Duration::from_secs(1),
+            },
+            ApiError::Upstream {
+                upstream: "UniChem".into(),
+                failure: UpstreamFailure::Timeout {
+                    after: Duration::from_secs(4),
+                },
+                attempts: 1,
+            },
+            ApiError::Upstream {
+                upstream: "UniChem".into(),
+                failure: UpstreamFailure::Connect {
+                    detail: "refused".into(),
+                },
+                attempts: 1,
+            },
+        ] {
+            assert!(is_outage(&e), "{e}");
+        }
+        for e in [
+            status(400),
+            status(422),
+            ApiError::Upstream {
+                upstream: "UniChem".into(),
+                failure: UpstreamFailure::Decode {
+                    path: ".".into(),
+                    detail: "x".into(),
+                },
+                attempts: 1,
+            },
+        ] {
+            assert!(!is_outage(&e), "{e}");
         }
     }
 }

@@ -3,15 +3,13 @@
 //! `chembl_get_compound` and `chembl_get_compounds_batch`).
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures::StreamExt as _;
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, CrossReferences, LifeSciencesClient as _, XrefKey};
 use serde::Serialize;
 
-use crate::client::{ChemblClient, UniChemClient};
+use crate::client::{ChemblClient, UniChemClient, UniChemLinks};
 use crate::ids::ChemblId;
 use crate::models::{Molecule, UniChemSource};
 use crate::progress::Progress;
@@ -23,7 +21,8 @@ use crate::progress::Progress;
 pub struct Compound {
     /// The compound's CURIE, e.g. `CHEMBL:25`: what `chembl_get_compound` accepts.
     pub id: String,
-    /// ChEMBL's preferred name, e.g. `ASPIRIN` (a synonym when ChEMBL has none).
+    /// ChEMBL's preferred name, e.g. `ASPIRIN`. When ChEMBL has none: the official name
+    /// (INN, else USAN, BAN, JAN, USP), else the first synonym.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Molecular formula of the full molecule, e.g. `C9H8O4`.
@@ -45,9 +44,13 @@ pub struct Compound {
     /// (e.g. `Acetylsalicylic Acid` for aspirin).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub canonical_name: Option<String>,
-    /// Other names (trade names, research codes, INN…), without duplicates.
+    /// Other names (trade names, research codes, INN…), without duplicates, in ChEMBL's
+    /// order: the first 25 (`synonym_count` then gives how many there are).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub synonyms: Option<Vec<String>>,
+    /// How many synonyms ChEMBL lists; present only when `synonyms` shows the first 25.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub synonym_count: Option<u32>,
     /// Highest development phase across indications: 4 approved, 3, 2, 1 clinical
     /// phases, 0.5 early phase 1, 0 preclinical, -1 clinical phase unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -67,11 +70,19 @@ pub struct Compound {
     pub first_approval: Option<u32>,
     /// The same compound elsewhere: `chembl`; `pubchem_substance` (PubChem SIDs, from
     /// ChEMBL); `uniprot` (targets of its mechanisms of action); `drugbank`, `pdb`
-    /// (ligand code), `kegg`, `iuphar` and `pubchem_compound` (CID), from UniChem, omitted
-    /// when UniChem is unavailable.
+    /// (ligand code), `kegg`, `iuphar` and `pubchem_compound` (CID), from UniChem (for a
+    /// salt UniChem has nothing on, those of its parent), omitted when UniChem is
+    /// unavailable. Lists hold at most 25 values (see `cross_reference_counts`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_references: Option<CrossReferences>,
+    /// The full number of values of each `cross_references` list cut to its first 25,
+    /// e.g. `{"uniprot": 57}`; omitted when no list was cut.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub cross_reference_counts: BTreeMap<String, u32>,
 }
+
+/// Most synonyms, and most values of one cross-reference list, in a record.
+pub const LIST_MAX: usize = 25;
 
 /// Synonym types that name a compound officially, most authoritative first.
 const OFFICIAL_NAME_TYPES: [&str; 5] = ["INN", "USAN", "BAN", "JAN", "USP"];
@@ -105,7 +116,9 @@ impl Compound {
     pub fn slim(m: &Molecule) -> Self {
         Self {
             id: ChemblId::curie_of_upstream(&m.molecule_chembl_id),
-            name: non_empty(m.pref_name.as_deref()).or_else(|| first_synonym(m)),
+            name: non_empty(m.pref_name.as_deref())
+                .or_else(|| official_name(m))
+                .or_else(|| first_synonym(m)),
             molecular_formula: m.formula().map(str::to_owned),
             molecular_weight: None,
             smiles: None,
@@ -113,12 +126,14 @@ impl Compound {
             inchi_key: None,
             canonical_name: None,
             synonyms: None,
+            synonym_count: None,
             max_phase: None,
             molecule_type: None,
             structure_type: None,
             parent_id: None,
             first_approval: None,
             cross_references: None,
+            cross_reference_counts: BTreeMap::new(),
         }
     }
 
@@ -132,6 +147,10 @@ impl Compound {
                 synonyms.push(text.to_owned());
             }
         }
+        let synonym_count =
+            (synonyms.len() > LIST_MAX).then(|| u32::try_from(synonyms.len()).unwrap_or(u32::MAX));
+        synonyms.truncate(LIST_MAX);
+        let (cross_references, cross_reference_counts) = capped(&cross_references(m, extras));
         let parent = m.parent_chembl_id();
         Self {
             molecular_weight: m.molecule_properties.as_ref().and_then(|p| p.full_mwt),
@@ -140,13 +159,15 @@ impl Compound {
             inchi_key: non_empty(structures.and_then(|s| s.standard_inchi_key.as_deref())),
             canonical_name: official_name(m),
             synonyms: (!synonyms.is_empty()).then_some(synonyms),
+            synonym_count,
             max_phase: m.max_phase.and_then(phase),
             molecule_type: non_empty(m.molecule_type.as_deref()),
             structure_type: non_empty(m.structure_type.as_deref()),
             parent_id: (!parent.eq_ignore_ascii_case(&m.molecule_chembl_id))
                 .then(|| ChemblId::curie_of_upstream(parent)),
             first_approval: m.first_approval,
-            cross_references: Some(cross_references(m, extras)),
+            cross_references: Some(cross_references),
+            cross_reference_counts,
             ..Self::slim(m)
         }
     }
@@ -182,15 +203,40 @@ fn cross_references(m: &Molecule, extras: &Extras) -> CrossReferences {
     }
     xrefs.extend(XrefKey::Uniprot, &extras.uniprot);
     for source in &extras.unichem {
-        let key = UNICHEM_KEYS.iter().find(|(id, short, _)| match source.id {
-            Some(n) => n == *id,
-            None => source.short_name.as_deref() == Some(*short),
-        });
-        if let (Some((_, _, key)), Some(value)) = (key, &source.compound_id) {
-            xrefs.add(*key, value);
+        if let (Some(key), Some(value)) = (unichem_key(source), &source.compound_id) {
+            xrefs.add(key, value);
         }
     }
     xrefs
+}
+
+/// The cross-reference key a UniChem source record fills, if any.
+fn unichem_key(source: &UniChemSource) -> Option<XrefKey> {
+    UNICHEM_KEYS
+        .iter()
+        .find(|(id, short, _)| match source.id {
+            Some(n) => n == *id,
+            None => source.short_name.as_deref() == Some(*short),
+        })
+        .map(|(_, _, key)| *key)
+}
+
+/// `full` with every list cut to its first [`LIST_MAX`] values, and the full count of
+/// each list that was cut.
+fn capped(full: &CrossReferences) -> (CrossReferences, BTreeMap<String, u32>) {
+    let mut kept = CrossReferences::new();
+    let mut counts = BTreeMap::new();
+    for key in XrefKey::all() {
+        let values = full.get(key);
+        if values.len() > LIST_MAX {
+            counts.insert(
+                key.name().to_owned(),
+                u32::try_from(values.len()).unwrap_or(u32::MAX),
+            );
+        }
+        kept.extend(key, values.iter().take(LIST_MAX));
+    }
+    (kept, counts)
 }
 
 /// What a full record adds to the molecule: its targets' accessions and UniChem's links.
@@ -198,15 +244,17 @@ fn cross_references(m: &Molecule, extras: &Extras) -> CrossReferences {
 pub struct Extras {
     /// UniProt accessions of the targets of the parent's mechanisms.
     pub uniprot: Vec<String>,
-    /// UniChem's source records (empty when UniChem failed).
+    /// UniChem's source records (its parent's for a salt UniChem has nothing on; empty
+    /// when UniChem failed or is paused).
     pub unichem: Vec<UniChemSource>,
 }
 
 /// Fetch the extras of full records: mechanisms of every parent in one request, their
 /// targets in one request, and UniChem per compound (it has no batch form), all at once.
-/// UniChem is optional: a failure is logged and the records go without its keys; after
-/// the first failure the compounds not yet looked up do not ask it again. ChEMBL failures fail
-/// the call. `progress` advances by one per compound finished.
+/// UniChem is optional: a failure leaves the record without its keys, and an outage
+/// pauses UniChem server-wide (see `UniChemClient::sources_of`), so compounds not yet
+/// looked up skip it. ChEMBL failures fail the call. `progress` advances by one per
+/// compound finished.
 pub async fn fetch_extras(
     chembl: &ChemblClient,
     unichem: &UniChemClient,
@@ -223,9 +271,8 @@ pub async fn fetch_extras(
         }
         uniprot_by_parent(chembl, &parents).await
     };
-    let unichem_down = Arc::new(AtomicBool::new(false));
     // No more UniChem lookups in flight than UniChem's own concurrency cap: a lookup that
-    // has not started yet can still see that UniChem is down and skip it.
+    // has not started yet can still see that UniChem is paused and skip it.
     let width = unichem.http().config().max_concurrent.max(1);
     let links = async {
         // Owned futures in a Vec: a lazily mapped iterator here trips the compiler's
@@ -234,9 +281,9 @@ pub async fn fetch_extras(
             .iter()
             .map(|m| {
                 let id = m.molecule_chembl_id.to_ascii_uppercase();
-                let down = unichem_down.clone();
+                let parent = m.parent_chembl_id().to_ascii_uppercase();
                 async move {
-                    let sources = unichem_sources(unichem, &id, &down).await;
+                    let sources = unichem_sources(unichem, &id, &parent).await;
                     (id, sources)
                 }
             })
@@ -327,27 +374,20 @@ async fn uniprot_by_parent(
         .collect())
 }
 
-async fn unichem_sources(
-    unichem: &UniChemClient,
-    chembl_id: &str,
-    down: &AtomicBool,
-) -> Vec<UniChemSource> {
-    if down.load(Ordering::Relaxed) {
-        return Vec::new();
-    }
-    match unichem.sources_of(chembl_id).await {
-        Ok(sources) => sources,
-        Err(e) => {
-            if !down.swap(true, Ordering::Relaxed) {
-                tracing::warn!(
-                    compound = chembl_id,
-                    error = %e,
-                    "UniChem failed: returning ChEMBL records without drugbank, pdb, kegg, \
-                     iuphar and pubchem_compound cross-references"
-                );
+/// UniChem's records of `id`; for a salt or other form UniChem has nothing on (no record
+/// that fills a key), its parent's. Empty when UniChem is unavailable (the client logs).
+async fn unichem_sources(unichem: &UniChemClient, id: &str, parent: &str) -> Vec<UniChemSource> {
+    match unichem.sources_of(id).await {
+        UniChemLinks::Found(sources)
+            if parent != id && !sources.iter().any(|s| unichem_key(s).is_some()) =>
+        {
+            match unichem.sources_of(parent).await {
+                UniChemLinks::Found(of_parent) => of_parent,
+                UniChemLinks::Unavailable => sources,
             }
-            Vec::new()
         }
+        UniChemLinks::Found(sources) => sources,
+        UniChemLinks::Unavailable => Vec::new(),
     }
 }
 
@@ -403,6 +443,65 @@ mod tests {
             serde_json::to_value(Compound::slim(&m)).unwrap(),
             json!({"id": "CHEMBL:6939"})
         );
+    }
+
+    #[test]
+    fn without_a_preferred_name_the_official_name_comes_before_other_synonyms() {
+        let m = molecule(json!({"molecule_chembl_id": "CHEMBL1", "pref_name": null,
+        "molecule_synonyms": [
+            {"molecule_synonym": "Brandex", "syn_type": "TRADE_NAME"},
+            {"molecule_synonym": "XY-123", "syn_type": "RESEARCH_CODE"},
+            {"molecule_synonym": "Genericol", "syn_type": "USAN"},
+            {"molecule_synonym": "Genericolum", "syn_type": "INN"}
+        ]}));
+        assert_eq!(Compound::slim(&m).name.as_deref(), Some("Genericolum"));
+        assert_eq!(
+            Compound::full(&m, &Extras::default()).name.as_deref(),
+            Some("Genericolum")
+        );
+        // A preferred name still wins.
+        let m = molecule(
+            json!({"molecule_chembl_id": "CHEMBL1", "pref_name": "BRANDEX",
+            "molecule_synonyms": [{"molecule_synonym": "Genericolum", "syn_type": "INN"}]}),
+        );
+        assert_eq!(Compound::slim(&m).name.as_deref(), Some("BRANDEX"));
+    }
+
+    #[test]
+    fn long_lists_show_their_first_25_and_count_the_rest() {
+        let synonyms: Vec<serde_json::Value> = (0..40)
+            .map(|i| json!({"molecule_synonym": format!("Name {i:02}"), "syn_type": "OTHER"}))
+            .collect();
+        let sids: Vec<serde_json::Value> = (0..30)
+            .map(|i| json!({"xref_src": "PubChem", "xref_id": format!("{}", 1000 + i)}))
+            .collect();
+        let m = molecule(json!({"molecule_chembl_id": "CHEMBL1", "pref_name": "X",
+            "molecule_synonyms": synonyms, "cross_references": sids}));
+        let extras = Extras {
+            uniprot: (0..57).map(|i| format!("P{:05}", 10000 + i)).collect(),
+            unichem: Vec::new(),
+        };
+        let c = serde_json::to_value(Compound::full(&m, &extras)).unwrap();
+        assert_eq!(c["synonyms"].as_array().unwrap().len(), LIST_MAX);
+        assert_eq!(c["synonyms"][0], "Name 00");
+        assert_eq!(c["synonym_count"], 40);
+        let x = &c["cross_references"];
+        assert_eq!(x["uniprot"].as_array().unwrap().len(), LIST_MAX);
+        assert_eq!(x["uniprot"][0], "P10000");
+        assert_eq!(x["pubchem_substance"].as_array().unwrap().len(), LIST_MAX);
+        assert_eq!(x["chembl"], "CHEMBL1");
+        assert_eq!(
+            c["cross_reference_counts"],
+            json!({"uniprot": 57, "pubchem_substance": 30})
+        );
+        // Short lists are whole and carry no counts.
+        let m = molecule(
+            json!({"molecule_chembl_id": "CHEMBL2", "molecule_synonyms": [
+            {"molecule_synonym": "A", "syn_type": "OTHER"}]}),
+        );
+        let c = serde_json::to_value(Compound::full(&m, &Extras::default())).unwrap();
+        assert_eq!(c["synonyms"], json!(["A"]));
+        assert!(c.get("synonym_count").is_none() && c.get("cross_reference_counts").is_none());
     }
 
     #[test]

@@ -44,16 +44,21 @@ fn all_digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
+fn has_leading_zero(digits: &str) -> bool {
+    digits.len() > 1 && digits.starts_with('0')
+}
+
 impl FromStr for ChemblId {
     type Err = ApiError;
 
     /// `CHEMBL:25` (surrounding spaces ignored). Spellings whose meaning is evident
-    /// (`CHEMBL25`, `chembl:25`, `ChEMBL 25`) are `UNRESOLVED_ENTITY` with the exact
-    /// CURIE in the hint; anything else points to the search tool.
+    /// (`CHEMBL25`, `chembl:25`, `ChEMBL 25`, `CHEMBL:025`) are `UNRESOLVED_ENTITY` with
+    /// the exact CURIE in the hint; anything else points to the search tool.
     fn from_str(raw: &str) -> Result<Self, ApiError> {
         let trimmed = raw.trim();
         if let Some(digits) = trimmed.strip_prefix("CHEMBL:")
             && all_digits(digits)
+            && !has_leading_zero(digits)
         {
             return Ok(Self {
                 digits: digits.to_owned(),
@@ -68,6 +73,11 @@ impl FromStr for ChemblId {
             .map(|rest| rest.strip_prefix([':', '_', ' ', '-']).unwrap_or(rest))
             .filter(|digits| all_digits(digits));
         if let Some(digits) = evident {
+            // ChEMBL numbers its IDs without leading zeros: "CHEMBL:025" means CHEMBL:25.
+            let digits = match digits.trim_start_matches('0') {
+                "" => "0",
+                rest => rest,
+            };
             return Err(ApiError::unresolved(
                 format!(
                     "'{raw}' is not in the form this tool accepts: ChEMBL identifiers are \
@@ -120,6 +130,29 @@ mod tests {
             assert_eq!(body.recovery_hint, "Use format 'CHEMBL:123'", "{raw}");
             assert_eq!(body.invalid_input.as_deref(), Some(raw));
         }
+    }
+
+    #[test]
+    fn leading_zeros_get_the_curie_without_them() {
+        for (raw, hint) in [
+            ("CHEMBL:025", "Use format 'CHEMBL:25'"),
+            ("CHEMBL:0025", "Use format 'CHEMBL:25'"),
+            ("CHEMBL025", "Use format 'CHEMBL:25'"),
+            ("CHEMBL:00", "Use format 'CHEMBL:0'"),
+        ] {
+            let body = raw.parse::<ChemblId>().unwrap_err().to_envelope().error;
+            assert_eq!(body.code, ErrorCode::UnresolvedEntity, "{raw}");
+            assert_eq!(body.recovery_hint, hint, "{raw}");
+            assert_eq!(body.invalid_input.as_deref(), Some(raw));
+        }
+        assert_eq!(
+            "CHEMBL:0".parse::<ChemblId>().unwrap().upstream(),
+            "CHEMBL0"
+        );
+        assert_eq!(
+            "CHEMBL:10".parse::<ChemblId>().unwrap().upstream(),
+            "CHEMBL10"
+        );
     }
 
     #[test]

@@ -268,6 +268,17 @@ pub struct ChemblErrorBody {
     pub error_message: Option<String>,
 }
 
+/// `/chembl_id_lookup/{id}.json` (A.4): what kind of entity a ChEMBL identifier names.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ChemblIdLookup {
+    /// `COMPOUND`, `TARGET`, `ASSAY`, `DOCUMENT`, `CELL` (TISSUE probably too).
+    #[serde(default)]
+    pub entity_type: Option<String>,
+    /// `ACTIVE` is the only value confirmed.
+    #[serde(default)]
+    pub status: Option<String>,
+}
+
 /// UniChem `POST /compounds` answer (A.8): `{"compounds": [{"sources": [...]}], ...}`.
 /// Only `compounds[].sources[]` with `id`, `compoundId` and `shortName` is verified by
 /// several clients; everything else is optional.
@@ -287,7 +298,7 @@ pub struct UniChemCompound {
 }
 
 /// One source record of a UniChem compound.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct UniChemSource {
     /// UniChem source number: 2 DrugBank, 3 PDBe ligand, 4 Guide to Pharmacology,
     /// 6 KEGG Ligand, 22 PubChem (A.7).

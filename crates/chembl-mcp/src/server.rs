@@ -2,6 +2,7 @@
 //! `initialize` answer and its construction from the environment.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use lifesciences_core::rmcp::handler::server::router::tool::ToolRouter;
 use lifesciences_core::rmcp::model::{ServerConfig, Tool};
@@ -38,6 +39,14 @@ impl ChemblServer {
             // Cancellation, panics and exact output schemas: see core's `prepare_tools`.
             tool_router: prepare_tools(Self::router()),
         })
+    }
+
+    /// The same server, but after a UniChem outage UniChem is skipped for `cool_down`
+    /// instead of [`UNICHEM_COOL_DOWN`](crate::UNICHEM_COOL_DOWN) (tests use a short one).
+    #[must_use]
+    pub fn with_unichem_cool_down(mut self, cool_down: Duration) -> Self {
+        self.unichem = Arc::new(self.unichem.with_cool_down(cool_down));
+        self
     }
 
     fn router() -> ToolRouter<Self> {

@@ -4,7 +4,10 @@
 //! Upstream calls for a full record: the molecule; then, at the same time, the parent's
 //! mechanisms followed by their targets (one request each), and UniChem. A slim record is
 //! the molecule request alone. An unknown ID (ChEMBL: 404 with an empty body, A.6) costs
-//! one more request: a search for close matches to suggest.
+//! one more request: ChEMBL's ID lookup, which says when the ID names another kind of
+//! entity (a target, an assay…). No close matches are suggested: a text search for an
+//! unknown ID finds only compounds whose IDs share digits with it, which would send an
+//! agent after the wrong compound.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool, tool_router};
@@ -15,7 +18,6 @@ use crate::compound::{Compound, fetch_extras};
 use crate::ids::ChemblId;
 use crate::progress::Progress;
 use crate::server::ChemblServer;
-use crate::tools::search_compounds::suggestions;
 
 /// Arguments of `chembl_get_compound`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -30,17 +32,59 @@ pub struct GetCompoundArgs {
     pub slim: Option<bool>,
 }
 
-/// `ENTITY_NOT_FOUND` for a well-formed ID ChEMBL does not have, with close matches when
-/// a search finds any.
+/// `ENTITY_NOT_FOUND` for a well-formed ID ChEMBL has no compound for: precise when
+/// ChEMBL's ID lookup says the ID names another kind of entity. Best effort: when the
+/// lookup fails, the plain message.
 pub(crate) async fn not_found(server: &ChemblServer, id: &ChemblId, raw: &str) -> ApiError {
-    let suggestions = suggestions(server, &id.upstream(), id).await;
+    let plain = || {
+        ApiError::not_found(
+            format!("ChEMBL has no compound with the identifier '{id}'."),
+            "Check the identifier, or find the compound by name with chembl_search_compounds \
+             and use the id it returns.",
+            raw,
+        )
+    };
+    let entry = match server.chembl.id_lookup(id).await {
+        Ok(Some(entry)) => entry,
+        Ok(None) => return plain(),
+        Err(e) => {
+            tracing::debug!(error = %e, "the ChEMBL ID lookup failed: plain not-found message");
+            return plain();
+        }
+    };
+    let kind = entry.entity_type.as_deref().map(str::trim).unwrap_or("");
+    let status = entry.status.as_deref().map(str::trim).unwrap_or("");
+    if kind.is_empty() {
+        return plain();
+    }
+    if kind.eq_ignore_ascii_case("COMPOUND") {
+        if status.is_empty() || status.eq_ignore_ascii_case("ACTIVE") {
+            return plain();
+        }
+        return ApiError::not_found(
+            format!(
+                "ChEMBL lists {id} as a compound, but its record is not available (status \
+                 {status}): it may have been withdrawn or merged into another record."
+            ),
+            "Find the compound by name with chembl_search_compounds and use the id it \
+             returns.",
+            raw,
+        );
+    }
     ApiError::not_found(
-        format!("ChEMBL has no compound with the identifier '{id}'."),
-        "Check the identifier, or find the compound by name with chembl_search_compounds \
-         and use the id it returns.",
+        format!("{id} is a ChEMBL {}, not a compound.", entity_kind(kind)),
+        "chembl_get_compound looks up compounds only; find the compound by name with \
+         chembl_search_compounds and use the id it returns.",
         raw,
     )
-    .with_suggestions(suggestions)
+}
+
+/// A ChEMBL `entity_type` (A.4) in plain words.
+fn entity_kind(entity_type: &str) -> String {
+    match entity_type.to_ascii_uppercase().as_str() {
+        "CELL" => "cell line".to_owned(),
+        other => other.to_lowercase().replace('_', " "),
+    }
 }
 
 #[tool_router(router = get_router, vis = "pub(crate)")]
@@ -72,5 +116,19 @@ impl ChemblServer {
             .remove(&molecule.molecule_chembl_id.to_ascii_uppercase())
             .unwrap_or_default();
         Ok(Json(Compound::full(&molecule, &extras)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entity_types_read_as_plain_words() {
+        assert_eq!(entity_kind("TARGET"), "target");
+        assert_eq!(entity_kind("ASSAY"), "assay");
+        assert_eq!(entity_kind("CELL"), "cell line");
+        assert_eq!(entity_kind("TISSUE"), "tissue");
+        assert_eq!(entity_kind("SOME_THING"), "some thing");
     }
 }

@@ -44,7 +44,8 @@ pub struct GetCompoundsBatchArgs {
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum BatchItem {
-    /// The compound (boxed: a full record is much larger than an error).
+    /// The compound: slim or full, as `slim` asked.
+    // Boxed: a full record is much larger than an error.
     Found(Box<Compound>),
     /// Why there is no compound for this ID.
     Failed(FailedLookup),
@@ -126,6 +127,12 @@ impl ChemblServer {
         let args = args?;
         let requested = args.chembl_ids;
         if requested.is_empty() || requested.len() > MAX_BATCH {
+            // Echo the list itself when empty, its size otherwise (string-mcp does the same).
+            let sent = if requested.is_empty() {
+                "[]".to_owned()
+            } else {
+                format!("{} identifiers", requested.len())
+            };
             return Err(ApiError::invalid_input(
                 format!(
                     "Argument 'chembl_ids' must hold 1 to {MAX_BATCH} identifiers; got {}.",
@@ -135,7 +142,7 @@ impl ChemblServer {
                     "Pass between 1 and {MAX_BATCH} CURIEs such as 'CHEMBL:25'; split longer \
                      lists into several calls."
                 ),
-                requested.len().to_string(),
+                sent,
             ));
         }
         let slim = args.slim.unwrap_or(true);

@@ -4,7 +4,8 @@
 //! ChEMBL refuses search terms shorter than 3 characters with a 400 (A.4), so a
 //! 2-character query is answered instead by exact, case-insensitive matches on the
 //! preferred name and on synonyms (e.g. a code such as `5-FU` would be searched, `NO`
-//! looked up exactly).
+//! looked up exactly). ChEMBL ignores filters it does not recognise (A.2), so those
+//! answers are checked: only molecules really named so are kept.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool, tool_router};
@@ -13,6 +14,7 @@ use lifesciences_core::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::client::Searched;
 use crate::ids::ChemblId;
 use crate::models::{Molecule, MoleculePage};
 use crate::server::ChemblServer;
@@ -51,7 +53,8 @@ pub struct SearchCompoundsArgs {
 pub struct CompoundHit {
     /// The compound's CURIE, e.g. `CHEMBL:941`: pass it to `chembl_get_compound`.
     pub id: String,
-    /// ChEMBL's preferred name, e.g. `IMATINIB` (a synonym when ChEMBL has none).
+    /// ChEMBL's preferred name, e.g. `IMATINIB`. When ChEMBL has none: the official name
+    /// (INN, else USAN, BAN, JAN, USP), else the first synonym.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Molecular formula, e.g. `C29H31N7O`; absent for biologics.
@@ -124,10 +127,26 @@ fn normalise(
         .collect()
 }
 
-/// Merge exact name matches and exact synonym matches, names first, without duplicates.
-fn merge_exact(by_name: MoleculePage, by_synonym: MoleculePage) -> Vec<Molecule> {
+/// Whether `m`'s preferred name or one of its synonyms is `query`, ignoring case.
+fn is_named(m: &Molecule, query: &str) -> bool {
+    let wanted = query.to_lowercase();
+    let same = |name: &str| name.trim().to_lowercase() == wanted;
+    m.pref_name.as_deref().is_some_and(same)
+        || m.molecule_synonyms.iter().any(|s| {
+            s.molecule_synonym.as_deref().is_some_and(same)
+                || s.synonyms.as_deref().is_some_and(same)
+        })
+}
+
+/// Merge exact name matches and exact synonym matches, names first, without duplicates,
+/// keeping only molecules really named `query` (a filter ChEMBL stopped recognising would
+/// otherwise hand back the unfiltered collection, A.2).
+fn merge_exact(query: &str, by_name: MoleculePage, by_synonym: MoleculePage) -> Vec<Molecule> {
     let mut merged: Vec<Molecule> = Vec::new();
     for m in by_name.molecules.into_iter().chain(by_synonym.molecules) {
+        if !is_named(&m, query) {
+            continue;
+        }
         if !merged.iter().any(|k| {
             k.molecule_chembl_id
                 .eq_ignore_ascii_case(&m.molecule_chembl_id)
@@ -153,7 +172,12 @@ impl ChemblServer {
         Parameters(args): Parameters<SearchCompoundsArgs>,
     ) -> Result<Json<PaginationEnvelope<CompoundHit>>, ApiError> {
         let args = args?;
-        let query = SearchQuery::parse(&args.query)?;
+        let query = SearchQuery::parse(&args.query).map_err(|e| {
+            e.with_hint(
+                "Minimum query length is 2 characters: search with a drug or compound name, \
+                 trade name or research code, e.g. 'imatinib', 'Gleevec' or 'STI-571'.",
+            )
+        })?;
         let page_size = in_range("page_size", args.page_size, 1, 100, 50)?;
         let slim = args.slim.unwrap_or(false);
         let scope = format!("chembl_search_compounds|{}", query.as_str().to_lowercase());
@@ -168,7 +192,7 @@ impl ChemblServer {
                 self.chembl.by_exact_name(query.as_str(), EXACT_LIMIT),
                 self.chembl.by_exact_synonym(query.as_str(), EXACT_LIMIT),
             )?;
-            let matches = merge_exact(by_name, by_synonym);
+            let matches = merge_exact(query.as_str(), by_name, by_synonym);
             let total = matches.len() as u64;
             let items: Vec<CompoundHit> = matches
                 .iter()
@@ -199,7 +223,10 @@ impl ChemblServer {
             Ok(id) => id.upstream(),
             Err(_) => query.as_str().to_owned(),
         };
-        let found = self.chembl.search(&text, offset, page_size).await?;
+        let found = match self.chembl.search(&text, offset, page_size).await? {
+            Searched::Page(page) => page,
+            Searched::Refused { reason } => return Err(refused(&text, &args.query, reason)),
+        };
         let total = found.page_meta.as_ref().and_then(|m| m.total());
         let top_score = position.top_score.or_else(|| {
             found
@@ -236,26 +263,24 @@ impl ChemblServer {
     }
 }
 
-/// The CURIEs of the best search hits for `text`, for `ENTITY_NOT_FOUND` suggestions.
-/// Best effort: any failure means no suggestions.
-pub(crate) async fn suggestions(
-    server: &ChemblServer,
-    text: &str,
-    exclude: &ChemblId,
-) -> Vec<String> {
-    match server.chembl.search(text, 0, 3).await {
-        Ok(page) => page
-            .molecules
-            .iter()
-            .map(|m| ChemblId::curie_of_upstream(&m.molecule_chembl_id))
-            .filter(|id| *id != exclude.curie())
-            .take(3)
-            .collect(),
-        Err(e) => {
-            tracing::debug!(error = %e, "no suggestions: the search failed");
-            Vec::new()
-        }
-    }
+/// `INVALID_INPUT` for a query ChEMBL refused to search (`text`, as sent to ChEMBL), echoing
+/// `raw`, exactly what the caller sent.
+fn refused(text: &str, raw: &str, reason: Option<String>) -> ApiError {
+    let said = reason
+        .map(|m| format!(" ChEMBL said: {}.", m.trim_end_matches('.')))
+        .unwrap_or_default();
+    let hint = if text.chars().count() < UPSTREAM_MIN_CHARS {
+        "Search with at least 3 characters of a drug name, trade name or synonym, e.g. \
+         'imatinib' or 'Gleevec'."
+    } else {
+        "Search with the words of a drug name, trade name, synonym or research code, \
+         without operators or special characters, e.g. 'imatinib' or 'Gleevec'."
+    };
+    ApiError::invalid_input(
+        format!("ChEMBL could not run a search for '{text}'.{said}"),
+        hint,
+        raw,
+    )
 }
 
 #[cfg(test)]
@@ -309,6 +334,44 @@ mod tests {
             json!({"id": "CHEMBL:941", "name": "IMATINIB", "molecular_formula": "C29H31N7O",
                    "molecular_weight": 493.62, "max_phase": 4, "molecule_type": "Small molecule",
                    "score": 0.123})
+        );
+    }
+
+    #[test]
+    fn exact_matches_must_really_bear_the_name() {
+        let m: Molecule = serde_json::from_value(json!({"molecule_chembl_id": "CHEMBL1",
+            "pref_name": "HELIUM", "molecule_synonyms": [
+                {"molecule_synonym": "E939", "syn_type": "E_NUMBER"},
+                {"synonyms": "HE", "syn_type": "OTHER"}]}))
+        .unwrap();
+        assert!(is_named(&m, "he"));
+        assert!(is_named(&m, "e939"));
+        assert!(is_named(&m, "Helium"));
+        assert!(!is_named(&m, "H"));
+        assert!(!is_named(&m, "NO"));
+    }
+
+    #[test]
+    fn a_refused_query_echoes_what_was_sent_and_hints_by_length() {
+        let body = refused("CHEMBL941", "CHEMBL:941", Some("Bad query.".into()))
+            .to_envelope()
+            .error;
+        assert_eq!(body.invalid_input.as_deref(), Some("CHEMBL:941"));
+        assert_eq!(
+            body.message,
+            "ChEMBL could not run a search for 'CHEMBL941'. ChEMBL said: Bad query."
+        );
+        assert!(
+            !body.recovery_hint.contains("at least 3"),
+            "{}",
+            body.recovery_hint
+        );
+        let body = refused("ab", " ab ", None).to_envelope().error;
+        assert_eq!(body.invalid_input.as_deref(), Some(" ab "));
+        assert!(
+            body.recovery_hint.contains("at least 3"),
+            "{}",
+            body.recovery_hint
         );
     }
 

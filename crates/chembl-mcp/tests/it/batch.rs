@@ -4,7 +4,7 @@
 use lifesciences_core::ErrorCode;
 use serde_json::{Value, json};
 
-use crate::support::{Upstreams, chembl_get, exact_query, mount_unichem, ok};
+use crate::support::{SLIM_ONLY, Upstreams, chembl_get, exact_query, mount_unichem, ok};
 
 /// The ten IDs of the mixed batch: seven known, two malformed, one unknown.
 pub const MIXED: [&str; 10] = [
@@ -31,7 +31,7 @@ pub async fn mount_mixed(up: &Upstreams) {
                  CHEMBL2108458,CHEMBL3544956",
             ),
             ("limit", "8"),
-            ("only", "molecule_chembl_id,pref_name,molecule_properties"),
+            ("only", SLIM_ONLY),
         ],
     )
     .respond_with(ok("molecule__in=mixed_batch__only=slim.json"))
@@ -112,7 +112,7 @@ async fn results_follow_the_request_not_the_upstreams_primary_key_order() {
         &[
             ("molecule_chembl_id__in", "CHEMBL192,CHEMBL27,CHEMBL25"),
             ("limit", "3"),
-            ("only", "molecule_chembl_id,pref_name,molecule_properties"),
+            ("only", SLIM_ONLY),
         ],
     )
     .respond_with(ok(
@@ -240,12 +240,15 @@ async fn empty_and_oversized_batches_are_invalid_input() {
         .await;
     assert_eq!(e.code, ErrorCode::InvalidInput);
     assert!(e.message.contains("1 to 100"), "{}", e.message);
+    // What was sent: the empty list itself, or the size of the long one (as string-mcp
+    // does; it used to echo the bare counts "0" and "101").
+    assert_eq!(e.invalid_input.as_deref(), Some("[]"));
     let many: Vec<String> = (1..=101).map(|n| format!("CHEMBL:{n}")).collect();
     let e = client
         .call_err("chembl_get_compounds_batch", json!({"chembl_ids": many}))
         .await;
     assert_eq!(e.code, ErrorCode::InvalidInput);
-    assert_eq!(e.invalid_input.as_deref(), Some("101"));
+    assert_eq!(e.invalid_input.as_deref(), Some("101 identifiers"));
     let e = client
         .call_err(
             "chembl_get_compounds_batch",
@@ -267,7 +270,7 @@ async fn a_hundred_ids_are_still_one_request() {
         .and(exact_query(&[
             ("molecule_chembl_id__in", &joined),
             ("limit", "100"),
-            ("only", "molecule_chembl_id,pref_name,molecule_properties"),
+            ("only", SLIM_ONLY),
         ]))
         .respond_with(ok(
             "molecule__in=CHEMBL25,CHEMBL192,CHEMBL27__only=id,name.json",
@@ -320,7 +323,85 @@ async fn once_unichem_fails_the_rest_of_the_batch_does_not_ask_it_again() {
         batch["items"][1]["cross_references"]["uniprot"],
         json!(["P23219", "P35354"])
     );
-    // The first compound's attempt and retry; the second never asked.
+    // The first compound's single attempt (there used to be a retry); the second never
+    // asked.
+    assert_eq!(up.unichem_requests().await.len(), 1);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_unichem_error_about_one_compound_keeps_the_links_of_the_others() {
+    let up = Upstreams::start().await;
+    mount_full_pair(&up).await;
+    // UniChem refuses the antibody (a 4xx about that compound, not an outage), then answers
+    // for aspirin; one lookup at a time so the refusal comes first.
+    up.unichem.reset().await;
+    mount_unichem(
+        &up,
+        "CHEMBL2109414",
+        wiremock::ResponseTemplate::new(400).set_body_string(r#"{"error": "bad compound"}"#),
+    )
+    .await;
+    mount_unichem(&up, "CHEMBL25", ok("unichem_compounds__CHEMBL25.json")).await;
+    let server = chembl_mcp::ChemblServer::new(
+        lifesciences_core::testing::mock_source("ChEMBL", &up.chembl.uri()),
+        up.unichem_config().with_max_concurrent(1),
+    )
+    .unwrap();
+    let client = lifesciences_core::testing::McpTestClient::connect(server).await;
+
+    let batch = client
+        .call_ok(
+            "chembl_get_compounds_batch",
+            json!({"chembl_ids": ["CHEMBL:2109414", "CHEMBL:25"], "slim": false}),
+        )
+        .await;
+    assert_eq!(batch["found"], 2);
+    assert_eq!(
+        batch["items"][0]["cross_references"],
+        json!({"chembl": "CHEMBL2109414"})
+    );
+    assert_eq!(batch["items"][1]["cross_references"]["drugbank"], "DB00945");
     assert_eq!(up.unichem_requests().await.len(), 2);
+    // And the next call still asks UniChem: a refusal is no outage.
+    crate::support::mount_molecule(&up, "CHEMBL2109414", "molecule__CHEMBL2109414.json").await;
+    crate::support::mount_mechanisms(&up, "CHEMBL2109414", "mechanism__empty.json").await;
+    client
+        .call_ok(
+            "chembl_get_compound",
+            json!({"chembl_id": "CHEMBL:2109414"}),
+        )
+        .await;
+    assert_eq!(up.unichem_requests().await.len(), 3);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_slim_batch_names_a_molecule_without_a_preferred_name_after_its_synonym() {
+    let up = Upstreams::start().await;
+    chembl_get(
+        "/molecule.json",
+        &[
+            ("molecule_chembl_id__in", "CHEMBL458500"),
+            ("limit", "1"),
+            ("only", SLIM_ONLY),
+        ],
+    )
+    .respond_with(ok("molecule__in=CHEMBL458500__only=slim.json"))
+    .expect(1)
+    .mount(&up.chembl)
+    .await;
+    let client = up.client().await;
+    let batch = client
+        .call_ok(
+            "chembl_get_compounds_batch",
+            json!({"chembl_ids": ["CHEMBL:458500"]}),
+        )
+        .await;
+    assert_eq!(
+        batch["items"][0],
+        json!({"id": "CHEMBL:458500", "name": "Isosorbide-2-Aspirinate",
+               "molecular_formula": "C15H16O7"})
+    );
     client.close().await;
 }

@@ -54,3 +54,38 @@ async fn the_binary_searches_and_rejects_over_stdio() {
     assert_eq!(e.recovery_hint, "Use format 'CHEMBL:941'");
     client.close().await;
 }
+
+#[tokio::test]
+async fn the_binary_pauses_a_hanging_unichem_after_one_timeout() {
+    let up = Upstreams::start().await;
+    crate::support::mount_molecule(&up, "CHEMBL25", "molecule__CHEMBL25.json").await;
+    crate::support::mount_mechanisms(&up, "CHEMBL25", "mechanism__empty.json").await;
+    crate::support::mount_unichem(
+        &up,
+        "CHEMBL25",
+        ok("unichem_compounds__CHEMBL25.json").set_delay(std::time::Duration::from_secs(30)),
+    )
+    .await;
+    let chembl = up.chembl.uri();
+    let unichem = up.unichem.uri();
+    // Production configuration from the environment, with a short UniChem timeout.
+    let env = [
+        ("CHEMBL_API_URL", chembl.as_str()),
+        ("UNICHEM_API_URL", unichem.as_str()),
+        ("UNICHEM_TIMEOUT_SECS", "0.5"),
+    ];
+    let client = McpTestClient::spawn_binary(env!("CARGO_BIN_EXE_chembl-mcp"), &env).await;
+    for _ in 0..3 {
+        let c = client
+            .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
+            .await;
+        assert_eq!(
+            c["cross_references"],
+            json!({"chembl": "CHEMBL25",
+            "pubchem_substance": c["cross_references"]["pubchem_substance"]})
+        );
+    }
+    // One attempt (no retry), then UniChem is paused for the following lookups.
+    assert_eq!(up.unichem_requests().await.len(), 1);
+    client.close().await;
+}

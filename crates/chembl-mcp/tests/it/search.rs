@@ -248,6 +248,12 @@ async fn a_one_character_query_is_ambiguous_and_costs_no_request() {
             "{}",
             e.recovery_hint
         );
+        // A compound example, not core's neutral wording.
+        assert!(
+            e.recovery_hint.contains("'imatinib'"),
+            "{}",
+            e.recovery_hint
+        );
         assert_eq!(e.invalid_input.as_deref(), Some(query));
     }
     assert!(up.chembl.received_requests().await.unwrap().is_empty());
@@ -325,5 +331,65 @@ async fn a_curie_is_searched_in_chembls_own_spelling() {
         .call_ok("chembl_search_compounds", json!({"query": "CHEMBL:941"}))
         .await;
     assert_eq!(ids(&page)[0], "CHEMBL:941");
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_two_character_query_keeps_only_molecules_that_bear_the_name() {
+    let up = Upstreams::start().await;
+    // A filter ChEMBL no longer recognised: both lookups come back unfiltered (A.2).
+    for filter in [
+        "pref_name__iexact",
+        "molecule_synonyms__molecule_synonym__iexact",
+    ] {
+        chembl_get("/molecule.json", &[(filter, "He"), ("limit", "100")])
+            .respond_with(ok("molecule_search__q=aspirin.json"))
+            .expect(1)
+            .mount(&up.chembl)
+            .await;
+    }
+    let client = up.client().await;
+    let page = client
+        .call_ok("chembl_search_compounds", json!({"query": "He"}))
+        .await;
+    assert_eq!(
+        page,
+        json!({"items": [], "pagination": {"cursor": null, "total_count": 0, "page_size": 50}})
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_refused_query_echoes_exactly_what_was_sent() {
+    let up = Upstreams::start().await;
+    chembl_get(
+        "/molecule/search.json",
+        &[("q", "CHEMBL941"), ("limit", "50"), ("offset", "0")],
+    )
+    .respond_with(
+        ResponseTemplate::new(400)
+            .set_body_string(r#"{"error_message": "Invalid resource lookup data provided."}"#),
+    )
+    .expect(1)
+    .mount(&up.chembl)
+    .await;
+    let client = up.client().await;
+    // Sent with spaces and as a CURIE; searched trimmed and in ChEMBL's spelling.
+    let e = client
+        .call_err("chembl_search_compounds", json!({"query": " CHEMBL:941 "}))
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert_eq!(e.invalid_input.as_deref(), Some(" CHEMBL:941 "));
+    assert!(
+        e.message.contains("Invalid resource lookup data provided"),
+        "{}",
+        e.message
+    );
+    // Long enough: the hint is not about length.
+    assert!(
+        !e.recovery_hint.contains("at least 3"),
+        "{}",
+        e.recovery_hint
+    );
     client.close().await;
 }

@@ -2,11 +2,9 @@
 //! a matcher that pins the exact query string (ChEMBL ignores unknown filters silently, so
 //! a misspelt parameter must fail a test, not pass unnoticed).
 
-use std::time::Duration;
-
 use chembl_mcp::ChemblServer;
+use lifesciences_core::SourceConfig;
 use lifesciences_core::testing::{Fixtures, McpTestClient, mock_source};
-use lifesciences_core::{RetryPolicy, SourceConfig};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Match, Mock, MockServer, Request, ResponseTemplate};
 
@@ -34,16 +32,18 @@ impl Upstreams {
         up
     }
 
-    /// UniChem with a short timeout and one quick retry, like production but faster.
+    /// UniChem's production configuration (no retry, cached look-ups, 5 in flight),
+    /// pointed at the mock through the documented variables, with a 400 ms timeout and a
+    /// fast rate so the tests stay quick.
     pub fn unichem_config(&self) -> SourceConfig {
-        mock_source("UniChem", &self.unichem.uri())
-            .with_timeout(Duration::from_millis(400))
-            .with_retry(RetryPolicy {
-                max_retries: 1,
-                base_delay: Duration::from_millis(5),
-                max_delay: Duration::from_millis(50),
-                max_total_wait: Duration::from_millis(100),
-            })
+        let uri = self.unichem.uri();
+        chembl_mcp::unichem_config_with(|var| match var {
+            "UNICHEM_API_URL" => Some(uri.clone()),
+            "UNICHEM_TIMEOUT_SECS" => Some("0.4".to_owned()),
+            "UNICHEM_RATE_LIMIT" => Some("1000".to_owned()),
+            _ => None,
+        })
+        .unwrap()
     }
 
     pub fn server(&self) -> ChemblServer {
@@ -135,6 +135,19 @@ pub async fn mount_unknown_molecule(up: &Upstreams, upstream_id: &str) {
         .mount(&up.chembl)
         .await;
 }
+
+/// `/chembl_id_lookup/{id}.json` answered with `response` (a fixture, or the 404 of an ID
+/// ChEMBL never issued), exactly once.
+pub async fn mount_id_lookup(up: &Upstreams, upstream_id: &str, response: ResponseTemplate) {
+    chembl_get(&format!("/chembl_id_lookup/{upstream_id}.json"), &[])
+        .respond_with(response)
+        .expect(1)
+        .mount(&up.chembl)
+        .await;
+}
+
+/// The `only=` of slim batch requests.
+pub const SLIM_ONLY: &str = "molecule_chembl_id,pref_name,molecule_properties,molecule_synonyms";
 
 /// `/mechanism.json?molecule_chembl_id=<parent>&limit=1000&offset=0`.
 pub async fn mount_mechanisms(up: &Upstreams, parent: &str, fixture: &str) {
