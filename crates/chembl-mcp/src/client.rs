@@ -460,15 +460,7 @@ impl Breaker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
-
-    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
-        move |k| map.get(k).cloned()
-    }
+    use lifesciences_core::testing::fake_env as env;
 
     /// The longest one UniChem look-up can hold a call: every attempt up to its timeout,
     /// plus the waits between attempts.

@@ -389,15 +389,7 @@ pub trait LifeSciencesClient: Send + Sync {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
-
-    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
-        move |k| map.get(k).cloned()
-    }
+    use crate::testing::fake_env as env;
 
     fn ensembl() -> SourceConfig {
         SourceConfig::new("Ensembl", "ENSEMBL", "https://rest.ensembl.org")

@@ -163,6 +163,16 @@ pub fn capture_logs(f: impl FnOnce()) -> String {
 // ---------------------------------------------------------------------------------------
 // Mock upstreams
 
+/// An environment made of `pairs`, for `SourceConfig::from_env_with` and the servers'
+/// `*_config_with` functions: tests set variables without touching the process's own.
+pub fn fake_env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
+    let map: std::collections::HashMap<String, String> = pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    move |k| map.get(k).cloned()
+}
+
 /// A source configuration pointing at a mock, with quick retries (same schedule shape,
 /// milliseconds instead of seconds) so failure tests stay fast.
 pub fn mock_source(name: &str, base_url: &str) -> SourceConfig {

@@ -239,15 +239,7 @@ impl StringClient {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
-
-    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
-        move |k| map.get(k).cloned()
-    }
+    use lifesciences_core::testing::fake_env as env;
 
     #[test]
     fn defaults_are_polite_and_identify_us() {

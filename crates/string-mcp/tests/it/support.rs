@@ -1,7 +1,5 @@
 //! Shared set-up: the server over a mock STRING, fixtures as responses, request queries.
 
-use std::collections::HashMap;
-
 use lifesciences_core::SourceConfig;
 use lifesciences_core::testing::{Fixtures, McpTestClient, mock_source};
 use string_mcp::{StringServer, string_config};
@@ -12,13 +10,7 @@ use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 pub const TP53: &str = "STRING:9606.ENSP00000269305";
 
 /// An environment given as pairs, for `string_config`.
-pub fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
-    let map: HashMap<String, String> = pairs
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-        .collect();
-    move |k| map.get(k).cloned()
-}
+pub use lifesciences_core::testing::fake_env as env;
 
 /// The server's real STRING configuration (caller identity included) pointed at `uri`,
 /// with the politeness of `mock_source` (no rate wait, millisecond retries) so the suite
