@@ -300,12 +300,7 @@ async fn once_unichem_fails_the_rest_of_the_batch_does_not_ask_it_again() {
         .respond_with(wiremock::ResponseTemplate::new(500))
         .mount(&up.unichem)
         .await;
-    let server = chembl_mcp::ChemblServer::new(
-        lifesciences_core::testing::mock_source("ChEMBL", &up.chembl.uri()),
-        up.unichem_config().with_max_concurrent(1),
-    )
-    .unwrap();
-    let client = lifesciences_core::testing::McpTestClient::connect(server).await;
+    let client = up.client_with_serial_unichem().await;
 
     let batch = client
         .call_ok(
@@ -343,12 +338,7 @@ async fn a_unichem_error_about_one_compound_keeps_the_links_of_the_others() {
     )
     .await;
     mount_unichem(&up, "CHEMBL25", ok("unichem_compounds__CHEMBL25.json")).await;
-    let server = chembl_mcp::ChemblServer::new(
-        lifesciences_core::testing::mock_source("ChEMBL", &up.chembl.uri()),
-        up.unichem_config().with_max_concurrent(1),
-    )
-    .unwrap();
-    let client = lifesciences_core::testing::McpTestClient::connect(server).await;
+    let client = up.client_with_serial_unichem().await;
 
     let batch = client
         .call_ok(

@@ -199,24 +199,29 @@ async fn slim_is_one_request_and_three_fields() {
     client.close().await;
 }
 
-#[tokio::test]
-async fn a_salt_takes_its_targets_from_the_parents_mechanisms() {
-    let up = Upstreams::start().await;
-    mount_molecule(&up, "CHEMBL1642", "molecule__CHEMBL1642.json").await;
-    // Mechanisms are asked for the parent, CHEMBL941, not the salt.
+/// Imatinib mesylate (CHEMBL1642) and, as the only mechanisms and targets served, those of
+/// its parent CHEMBL941: mechanisms are curated against the parent, not the salt.
+async fn mount_imatinib_salt(up: &Upstreams) {
+    mount_molecule(up, "CHEMBL1642", "molecule__CHEMBL1642.json").await;
     mount_mechanisms(
-        &up,
+        up,
         "CHEMBL941",
         "mechanism__molecule_chembl_id=CHEMBL941.json",
     )
     .await;
     mount_targets(
-        &up,
+        up,
         "CHEMBL1862",
         "1",
         "target__target_chembl_id__in=CHEMBL1862.json",
     )
     .await;
+}
+
+#[tokio::test]
+async fn a_salt_takes_its_targets_from_the_parents_mechanisms() {
+    let up = Upstreams::start().await;
+    mount_imatinib_salt(&up).await;
     mount_unichem(&up, "CHEMBL1642", ok("unichem_compounds__not_found.json")).await;
     // UniChem knows neither the salt nor (here) its parent.
     mount_unichem(&up, "CHEMBL941", ok("unichem_compounds__not_found.json")).await;
@@ -387,20 +392,7 @@ async fn a_failing_id_lookup_still_reports_not_found() {
 #[tokio::test]
 async fn a_salt_unichem_has_nothing_on_borrows_its_parents_links() {
     let up = Upstreams::start().await;
-    mount_molecule(&up, "CHEMBL1642", "molecule__CHEMBL1642.json").await;
-    mount_mechanisms(
-        &up,
-        "CHEMBL941",
-        "mechanism__molecule_chembl_id=CHEMBL941.json",
-    )
-    .await;
-    mount_targets(
-        &up,
-        "CHEMBL1862",
-        "1",
-        "target__target_chembl_id__in=CHEMBL1862.json",
-    )
-    .await;
+    mount_imatinib_salt(&up).await;
     mount_unichem(&up, "CHEMBL1642", ok("unichem_compounds__not_found.json")).await;
     mount_unichem(&up, "CHEMBL941", ok("unichem_compounds__CHEMBL941.json")).await;
     let client = up.client().await;

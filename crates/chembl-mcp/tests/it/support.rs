@@ -58,6 +58,17 @@ impl Upstreams {
         McpTestClient::connect(self.server()).await
     }
 
+    /// A client whose server asks UniChem one compound at a time (its real cap is 5), so
+    /// a batch's UniChem look-ups arrive in request order.
+    pub async fn client_with_serial_unichem(&self) -> McpTestClient {
+        let server = ChemblServer::new(
+            mock_source("ChEMBL", &self.chembl.uri()),
+            self.unichem_config().with_max_concurrent(1),
+        )
+        .unwrap();
+        McpTestClient::connect(server).await
+    }
+
     /// Requests ChEMBL received for `p` (path).
     pub async fn chembl_requests(&self, p: &str) -> Vec<Request> {
         requests_to(&self.chembl, p).await
