@@ -2,9 +2,10 @@
 //! source client and the network.
 //!
 //! A call goes: response cache (GETs) → coalescing of identical in-flight requests →
-//! retries with backoff → per attempt: concurrency permit, rate-limit permit, request with
-//! timeout, body read under the size cap. JSON is decoded per caller with the failing path
-//! named in the error.
+//! retries with backoff → per attempt: concurrency permit, the source's pause (after a
+//! 429 or 503 with `Retry-After`), rate-limit permit, request with timeout, body read
+//! under the size cap. JSON is decoded per caller with the failing path named in the
+//! error.
 //!
 //! **Invariant:** no lock is held across an upstream request; the rate limiter only waits
 //! for a permit and requests then run concurrently up to the concurrency cap.
@@ -14,7 +15,7 @@ mod coalesce;
 mod retry;
 
 use std::num::NonZeroU32;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
@@ -50,6 +51,14 @@ struct Prepared {
 
 type Limiter = RateLimiter<NotKeyed, InMemoryState, DefaultClock>;
 
+/// A source-wide pause the upstream asked for.
+#[derive(Debug, Clone, Copy)]
+struct Pause {
+    until: tokio::time::Instant,
+    /// The status that asked for it (429 or 503).
+    status: u16,
+}
+
 struct Inner {
     config: SourceConfig,
     /// Base URL as a string without a trailing slash.
@@ -62,6 +71,9 @@ struct Inner {
     permits: Semaphore,
     cache: Option<moka::future::Cache<Arc<str>, Bytes>>,
     inflight: Coalescer,
+    /// Set when the upstream answered 429 or 503 with `Retry-After`: no request to this
+    /// source is sent before then, whichever call it belongs to.
+    paused: Mutex<Option<Pause>>,
 }
 
 /// The HTTP machinery of one source: a pooled client, its rate limiter, concurrency cap,
@@ -110,6 +122,7 @@ impl HttpClient {
                 limiter,
                 cache,
                 inflight: Coalescer::default(),
+                paused: Mutex::new(None),
                 config,
             }),
         })
@@ -314,6 +327,7 @@ impl HttpClient {
             .acquire()
             .await
             .map_err(|_| Failure::Transport("the client is shutting down".into()))?;
+        self.wait_out_pause().await?;
         self.wait_for_rate_permit().await;
 
         let started = std::time::Instant::now();
@@ -343,7 +357,63 @@ impl HttpClient {
         if status.is_success() {
             return body::read_capped(response, config.max_body_bytes).await;
         }
-        Err(status_failure(status, response).await)
+        let failure = status_failure(status, response).await;
+        if let Failure::Status {
+            status: 429 | 503,
+            retry_after: Some(wait),
+            ..
+        } = &failure
+        {
+            self.pause_for(status.as_u16(), *wait);
+        }
+        Err(failure)
+    }
+
+    /// The upstream asked us to wait (`Retry-After` on a 429 or 503): it means every
+    /// request, not just the one that was told, so the whole source pauses until then.
+    fn pause_for(&self, status: u16, wait: Duration) {
+        let until = tokio::time::Instant::now() + wait;
+        let mut paused = self
+            .inner
+            .paused
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if paused.is_none_or(|current| current.until < until) {
+            *paused = Some(Pause { until, status });
+            tracing::info!(
+                source = %self.inner.config.name,
+                wait_secs = wait.as_secs_f64(),
+                "upstream asked us to wait: pausing every request to it"
+            );
+        }
+    }
+
+    /// Wait while the source is paused. A pause longer than one retry wait may last is not
+    /// waited out: the attempt fails at once as rate limited, without a request, so the
+    /// call ends as the answer that paused it would have (`RATE_LIMITED` with the time
+    /// left, after a 429) instead of hammering the upstream.
+    async fn wait_out_pause(&self) -> Result<(), Failure> {
+        let paused = *self
+            .inner
+            .paused
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let Some(Pause { until, status }) = paused else {
+            return Ok(());
+        };
+        let left = until.saturating_duration_since(tokio::time::Instant::now());
+        if left.is_zero() {
+            return Ok(());
+        }
+        if left > self.inner.config.retry.max_delay {
+            return Err(Failure::Status {
+                status,
+                retry_after: Some(left),
+                body: "not sent: the upstream asked for a pause that has not ended".into(),
+            });
+        }
+        tokio::time::sleep(left).await;
+        Ok(())
     }
 
     async fn wait_for_rate_permit(&self) {

@@ -197,6 +197,81 @@ async fn a_retry_after_longer_than_we_wait_is_rate_limited_at_once() {
 }
 
 #[tokio::test]
+async fn a_retry_after_pauses_every_request_to_the_source_not_just_the_one_told() {
+    let server = MockServer::start().await;
+    let told = Recording::sequence(vec![
+        ResponseTemplate::new(429).insert_header("Retry-After", "1"),
+        ok_json(),
+    ]);
+    Mock::given(path("/a"))
+        .respond_with(told.clone())
+        .mount(&server)
+        .await;
+    let other = Recording::sequence(vec![ok_json()]);
+    Mock::given(path("/b"))
+        .respond_with(other.clone())
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Ensembl", &server.uri()));
+
+    let (a, b) = tokio::join!(get(&c, "a"), async {
+        // Sent once the 429 has come back.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        get(&c, "b").await
+    });
+    assert_eq!(a.unwrap(), json!({"ok": true}));
+    assert_eq!(b.unwrap(), json!({"ok": true}));
+    let first = told.arrivals()[0];
+    let gap = other.arrivals()[0] - first;
+    assert!(
+        gap >= Duration::from_millis(950),
+        "the other request waited out the pause: {gap:?}"
+    );
+}
+
+#[tokio::test]
+async fn during_a_long_pause_other_calls_end_at_once_without_a_request() {
+    let server = MockServer::start().await;
+    Mock::given(path("/a"))
+        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "30"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(path("/b"))
+        .respond_with(ResponseTemplate::new(503).insert_header("Retry-After", "60"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(path("/c"))
+        .respond_with(ok_json())
+        .expect(0)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Ensembl", &server.uri()));
+    assert_eq!(
+        get(&c, "a").await.unwrap_err().code(),
+        ErrorCode::RateLimited
+    );
+
+    let started = Instant::now();
+    let err = get(&c, "c").await.unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(1));
+    let body = err.to_envelope().error;
+    assert_eq!(body.code, ErrorCode::RateLimited);
+    let left = body.retry_after_secs.unwrap();
+    assert!((29..=30).contains(&left), "{left}");
+
+    // A pause asked by a 503 reads as that 503 (another source's machinery: the pause
+    // above belongs to the first client alone).
+    let c = client(mock_source("Ensembl", &server.uri()));
+    let err = get(&c, "b").await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::UpstreamError);
+    let err = get(&c, "c").await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::UpstreamError);
+    assert_eq!(err.upstream_status(), Some(503));
+}
+
+#[tokio::test]
 async fn persistent_429_without_retry_after_is_rate_limited_after_retries() {
     let server = MockServer::start().await;
     Mock::given(path("/x"))
