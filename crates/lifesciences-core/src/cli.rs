@@ -43,8 +43,8 @@ enum Command {
         /// e.g. 127.0.0.1:8000.
         #[arg(long, value_name = "ADDR")]
         http: Option<SocketAddr>,
-        /// Also accept this Host header (repeatable). Loopback names are always accepted;
-        /// others are refused to prevent DNS rebinding.
+        /// Also accept this Host header, and browser pages from it (repeatable). Loopback
+        /// names are always accepted; others are refused to prevent DNS rebinding.
         #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
         allow_host: Vec<String>,
     },

@@ -263,9 +263,13 @@ pub async fn start_http<S: McpServer>(
     let shutdown = CancellationToken::new();
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(options.extra_allowed_hosts.iter().cloned());
+    // Browsers send `Origin`: only pages served from an allowed host may call (the MCP
+    // transport spec's "MUST validate Origin"); clients that send none are not browsers.
+    let origins = allowed_origins(&hosts);
     let config = StreamableHttpServerConfig::default()
         .with_cancellation_token(shutdown.child_token())
         .with_allowed_hosts(hosts)
+        .with_allowed_origins(origins)
         .with_max_request_body_bytes(options.max_request_body_bytes);
     // One server value shared by every session: they share the HTTP clients, so the
     // rate limits, caches and coalescing hold across sessions.
@@ -312,6 +316,29 @@ pub async fn start_http<S: McpServer>(
     })
 }
 
+/// The `Origin` values accepted: `http` and `https` pages from each allowed host, on any
+/// port unless the host names one (`example.org:8443`).
+fn allowed_origins(hosts: &[String]) -> Vec<String> {
+    hosts
+        .iter()
+        .flat_map(|host| {
+            let host = host.trim();
+            let host =
+                if host.contains(':') && !host.starts_with('[') && host.matches(':').count() > 1 {
+                    format!("[{host}]")
+                } else {
+                    host.to_owned()
+                };
+            let has_port = match host.rfind(']') {
+                Some(end) => host[end..].contains(':'),
+                None => host.contains(':'),
+            };
+            let port = if has_port { "" } else { ":*" };
+            ["http", "https"].map(|scheme| format!("{scheme}://{host}{port}"))
+        })
+        .collect()
+}
+
 /// Serve HTTP until SIGINT or SIGTERM, then shut down gracefully (in-flight requests get
 /// a few seconds to finish).
 pub async fn serve_http<S: McpServer>(server: S, options: HttpOptions) -> Result<(), ServeError> {
@@ -349,5 +376,28 @@ pub async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {},
         () = terminate => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::allowed_origins;
+
+    #[test]
+    fn origins_follow_the_allowed_hosts() {
+        let hosts = ["localhost", "::1", "mcp.example.org:8443", "[::2]:9000"].map(String::from);
+        assert_eq!(
+            allowed_origins(&hosts),
+            [
+                "http://localhost:*",
+                "https://localhost:*",
+                "http://[::1]:*",
+                "https://[::1]:*",
+                "http://mcp.example.org:8443",
+                "https://mcp.example.org:8443",
+                "http://[::2]:9000",
+                "https://[::2]:9000",
+            ]
+        );
     }
 }

@@ -108,6 +108,22 @@ async fn http_serves_health_mcp_and_keeps_the_host_allow_list() {
         "DNS-rebinding protection: {rebinding}"
     );
 
+    // A page from another site may not call it; one served from localhost may.
+    let with_origin = |origin: &str| {
+        post_initialize(&addr.to_string()).replacen(
+            "Content-Type:",
+            &format!("Origin: {origin}\r\nContent-Type:"),
+            1,
+        )
+    };
+    let foreign = raw_http(addr, with_origin("https://evil.example.com")).await;
+    assert!(
+        foreign.starts_with("HTTP/1.1 403"),
+        "Origin check: {foreign}"
+    );
+    let local = raw_http(addr, with_origin("http://localhost:5173")).await;
+    assert!(local.starts_with("HTTP/1.1 200"), "{local}");
+
     running.shutdown();
     tokio::time::timeout(Duration::from_secs(5), running.wait())
         .await
