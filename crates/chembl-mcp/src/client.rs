@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use futures::future::try_join_all;
 use lifesciences_core::{
     ApiError, ConfigError, HttpClient, LifeSciencesClient, RetryPolicy, SourceConfig,
-    UpstreamFailure, encode_path_segment,
+    encode_path_segment,
 };
 use serde_json::json;
 
@@ -35,8 +35,9 @@ pub const UNICHEM_DEFAULT_URL: &str = "https://www.ebi.ac.uk/unichem/api/v1";
 /// still applies when it is shorter; `UNICHEM_TIMEOUT_SECS` sets it.
 pub const UNICHEM_TIMEOUT: Duration = Duration::from_secs(4);
 
-/// After UniChem timed out, could not be reached, answered 5xx or 429, it is not asked
-/// again for this long (server-wide), so later lookups return at ChEMBL's speed.
+/// After a transient UniChem failure (timeout, no connection, 429, 500, 502, 503, 504:
+/// `ApiError::is_transient`), UniChem is not asked again for this long (server-wide), so
+/// later lookups return at ChEMBL's speed.
 pub const UNICHEM_COOL_DOWN: Duration = Duration::from_secs(60);
 
 /// ChEMBL's largest page (A.3); larger limits are silently cut to it.
@@ -354,9 +355,9 @@ impl UniChemClient {
 
     /// `POST /compounds` with `{"type": "sourceID", "compound": "CHEMBL25", "sourceID": 1}`:
     /// the compound's identifiers in every UniChem source (A.8). An unknown compound is
-    /// an empty list. Not sent while UniChem is paused after an outage (a timeout,
-    /// connection failure, 5xx or 429 pauses it server-wide, logged once); any other
-    /// failure concerns this compound only.
+    /// an empty list. Not sent while UniChem is paused after an outage (a transient
+    /// failure pauses it server-wide, logged once); any other failure concerns this
+    /// compound only.
     pub async fn sources_of(&self, chembl_id: &str) -> UniChemLinks {
         if self.breaker.is_open(Instant::now()) {
             tracing::debug!(
@@ -379,7 +380,9 @@ impl UniChemClient {
                     .collect(),
             ),
             Err(e) if e.upstream_status() == Some(404) => UniChemLinks::Found(Vec::new()),
-            Err(e) if is_outage(&e) => {
+            // UniChem as a whole is unwell (core's transient failures), not just unhelpful
+            // about this compound.
+            Err(e) if e.is_transient() => {
                 if self.breaker.trip(Instant::now()) {
                     tracing::warn!(
                         compound = chembl_id,
@@ -402,22 +405,6 @@ impl UniChemClient {
                 UniChemLinks::Unavailable
             }
         }
-    }
-}
-
-/// Whether `e` says UniChem as a whole is unwell (timeout, no connection, 5xx, 429), as
-/// opposed to a problem with one compound (another 4xx, an unreadable answer).
-fn is_outage(e: &ApiError) -> bool {
-    match e {
-        ApiError::RateLimited { .. } => true,
-        ApiError::Upstream { failure, .. } => match failure {
-            UpstreamFailure::Timeout { .. }
-            | UpstreamFailure::Connect { .. }
-            | UpstreamFailure::Transport { .. } => true,
-            UpstreamFailure::Status { status, .. } => *status >= 500 || *status == 429,
-            UpstreamFailure::TooLarge { .. } | UpstreamFailure::Decode { .. } => false,
-        },
-        _ => false,
     }
 }
 
@@ -460,6 +447,7 @@ impl Breaker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lifesciences_core::UpstreamFailure;
     use lifesciences_core::testing::fake_env as env;
 
     /// The longest one UniChem look-up can hold a call: every attempt up to its timeout,
@@ -559,7 +547,7 @@ mod tests {
                 attempts: 1,
             },
         ] {
-            assert!(is_outage(&e), "{e}");
+            assert!(e.is_transient(), "{e}");
         }
         for e in [
             status(400),
@@ -573,7 +561,7 @@ mod tests {
                 attempts: 1,
             },
         ] {
-            assert!(!is_outage(&e), "{e}");
+            assert!(!e.is_transient(), "{e}");
         }
     }
 }

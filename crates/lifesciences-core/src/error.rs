@@ -176,6 +176,25 @@ impl ApiError {
         }
     }
 
+    /// Whether the upstream as a whole was unwell (a timeout, no connection, a broken
+    /// transfer, 429, 500, 502, 503 or 504): the failures core retries, as opposed to a
+    /// problem with this request (another 4xx, an oversized or unreadable body) or with
+    /// the caller's input. Source clients use it to decide that an optional upstream is
+    /// down, not merely unhelpful about one record.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            Self::RateLimited { .. } => true,
+            Self::Upstream { failure, .. } => match failure {
+                UpstreamFailure::Timeout { .. }
+                | UpstreamFailure::Connect { .. }
+                | UpstreamFailure::Transport { .. } => true,
+                UpstreamFailure::Status { status, .. } => is_transient_status(*status),
+                UpstreamFailure::TooLarge { .. } | UpstreamFailure::Decode { .. } => false,
+            },
+            _ => false,
+        }
+    }
+
     /// The HTTP status the upstream answered with, when that is what failed. Source
     /// clients use it to turn an anticipated 4xx (e.g. Ensembl's 400 for unknown IDs)
     /// into `EntityNotFound`.
@@ -388,6 +407,11 @@ pub fn tool_result<T: Serialize>(outcome: Result<T, ApiError>) -> CallToolResult
     }
 }
 
+/// The statuses that say "the upstream is unwell, try again": 429, 500, 502, 503, 504.
+pub(crate) fn is_transient_status(status: u16) -> bool {
+    matches!(status, 429 | 500 | 502 | 503 | 504)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -398,6 +422,71 @@ mod tests {
             failure,
             attempts,
         }
+    }
+
+    #[test]
+    fn transient_failures_are_the_ones_core_retries() {
+        let failed_with = |status: u16| {
+            upstream(
+                UpstreamFailure::Status {
+                    status,
+                    body: String::new(),
+                },
+                1,
+            )
+        };
+        for code in [429, 500, 502, 503, 504] {
+            assert!(failed_with(code).is_transient(), "{code}");
+        }
+        for code in [400, 404, 422, 501, 505] {
+            assert!(!failed_with(code).is_transient(), "{code}");
+        }
+        assert!(
+            upstream(
+                UpstreamFailure::Timeout {
+                    after: Duration::from_secs(1)
+                },
+                4
+            )
+            .is_transient()
+        );
+        assert!(
+            upstream(
+                UpstreamFailure::Connect {
+                    detail: "refused".into()
+                },
+                4
+            )
+            .is_transient()
+        );
+        assert!(
+            upstream(
+                UpstreamFailure::Transport {
+                    detail: "reset".into()
+                },
+                4
+            )
+            .is_transient()
+        );
+        assert!(!upstream(UpstreamFailure::TooLarge { limit: 1 }, 1).is_transient());
+        assert!(
+            !upstream(
+                UpstreamFailure::Decode {
+                    path: ".".into(),
+                    detail: "x".into()
+                },
+                1
+            )
+            .is_transient()
+        );
+        assert!(
+            ApiError::RateLimited {
+                upstream: "UniChem".into(),
+                retry_after: Duration::from_secs(1)
+            }
+            .is_transient()
+        );
+        assert!(!ApiError::not_found("no", "check", "X").is_transient());
     }
 
     #[test]

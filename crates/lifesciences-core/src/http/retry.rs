@@ -57,7 +57,7 @@ impl Failure {
     /// and oversized bodies never are.
     pub(crate) fn is_retryable(&self) -> bool {
         match self {
-            Self::Status { status, .. } => matches!(status, 429 | 500 | 502 | 503 | 504),
+            Self::Status { status, .. } => crate::error::is_transient_status(*status),
             Self::Timeout | Self::Connect(_) | Self::Transport(_) => true,
             Self::TooLarge { .. } => false,
         }
