@@ -6,10 +6,10 @@
 //! prefix of its own, pointed at by the server's `*_API_URL` variables) and the calls.
 //! A step that does not end as its script expects fails the demo.
 
-pub mod chembl;
-pub mod ensembl;
-pub mod igvf;
-pub mod string;
+pub(crate) mod chembl;
+pub(crate) mod ensembl;
+pub(crate) mod igvf;
+pub(crate) mod string;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -24,11 +24,7 @@ use crate::servers::{self, ServerEntry};
 
 /// How a step should end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(
-    dead_code,
-    reason = "the server scripts construct these as their tools arrive (#3-#6)"
-)]
-pub enum Expect {
+pub(crate) enum Expect {
     /// A successful result.
     Ok,
     /// An error envelope with this code (e.g. `UNRESOLVED_ENTITY`).
@@ -36,7 +32,7 @@ pub enum Expect {
 }
 
 /// One call of a demo session.
-pub struct Step {
+pub(crate) struct Step {
     /// What the user is doing, in words.
     pub say: &'static str,
     /// The tool to call.
@@ -49,7 +45,7 @@ pub struct Step {
 
 /// A server's demo: where its upstreams point, what the mock serves, what to call.
 #[derive(Default)]
-pub struct Script {
+pub(crate) struct Script {
     /// `(environment variable, path prefix on the mock)` for each upstream, e.g.
     /// `("STRING_API_URL", "/string")`. Every upstream of the server must be listed, so
     /// the demo never reaches the real network.
@@ -62,11 +58,7 @@ pub struct Script {
 
 /// A fixture file of a server crate (`crates/<crate>/tests/fixtures/<name>`), as a 200
 /// JSON response.
-#[allow(
-    dead_code,
-    reason = "the server scripts use it as their tools arrive (#3-#6)"
-)]
-pub fn fixture(krate: &str, name: &str) -> ResponseTemplate {
+pub(crate) fn fixture(krate: &str, name: &str) -> ResponseTemplate {
     let path = crate::workspace_root()
         .join("crates")
         .join(krate)
@@ -81,7 +73,7 @@ pub fn fixture(krate: &str, name: &str) -> ResponseTemplate {
     }
 }
 
-pub fn run(only: Option<&str>) -> anyhow::Result<()> {
+pub(crate) fn run(only: Option<&str>) -> anyhow::Result<()> {
     let entries: Vec<ServerEntry> = servers::all()
         .into_iter()
         .filter(|e| only.is_none_or(|name| e.name == name))

@@ -1,38 +1,191 @@
-//! `cargo xtask docs`: `docs/tools.md`, generated from the servers' tool definitions and
-//! the cross-reference registry, so the documentation cannot drift from the code.
+//! `cargo xtask docs`: what is generated from the code, so the documentation cannot drift
+//! from it: `docs/tools.md` (the servers' tool definitions, their catalog figures and the
+//! cross-reference registry) and the README's configuration and politeness tables (from
+//! the upstreams' descriptions), between markers.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use std::time::Duration;
 
 use anyhow::{Context as _, bail};
+use lifesciences_core::config::GLOBAL_VARIABLES;
 use lifesciences_core::rmcp::model::Tool;
-use lifesciences_core::{Cardinality, REGISTRY};
+use lifesciences_core::testing::Catalog;
+use lifesciences_core::{Cardinality, REGISTRY, SourceConfig};
 use serde_json::{Map, Value};
 
 use crate::servers::{self, ServerEntry};
 
-const PATH: &str = "docs/tools.md";
+const TOOLS: &str = "docs/tools.md";
+const README: &str = "README.md";
 
-pub fn run(check: bool) -> anyhow::Result<()> {
-    let path = crate::workspace_root().join(PATH);
-    let rendered = render(&servers::all());
+pub(crate) fn run(check: bool) -> anyhow::Result<()> {
+    let root = crate::workspace_root();
+    let servers = servers::all();
+    for server in &servers {
+        println!(
+            "{}",
+            Catalog::measure(&(server.tools)()).summary(server.name)
+        );
+    }
+    let readme_path = root.join(README);
+    let readme = std::fs::read_to_string(&readme_path)
+        .with_context(|| format!("cannot read {}", readme_path.display()))?;
+    let readme_rendered = render_readme(&readme, &servers)?;
+    let tools_rendered = render(&servers);
+    let files = [(TOOLS, tools_rendered), (README, readme_rendered)];
     if check {
-        let current = std::fs::read_to_string(&path).unwrap_or_default();
-        if current != rendered {
-            bail!("{PATH} is stale: run `cargo xtask docs` and commit the result");
+        let stale: Vec<&str> = files
+            .iter()
+            .filter(|(path, rendered)| {
+                std::fs::read_to_string(root.join(path)).unwrap_or_default() != *rendered
+            })
+            .map(|(path, _)| *path)
+            .collect();
+        if !stale.is_empty() {
+            bail!(
+                "{} stale: run `cargo xtask docs` and commit the result",
+                stale.join(" and ")
+            );
         }
-        println!("{PATH} is up to date");
+        println!("{TOOLS} and the generated parts of {README} are up to date");
         return Ok(());
     }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for (path, rendered) in files {
+        let full = root.join(path);
+        if let Some(dir) = full.parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(&full, rendered).with_context(|| format!("cannot write {path}"))?;
+        println!("wrote {path}");
     }
-    std::fs::write(&path, &rendered).with_context(|| format!("cannot write {}", path.display()))?;
-    println!("wrote {PATH}");
     Ok(())
 }
 
+/// The README with the text between each pair of generated-section markers replaced.
+fn render_readme(readme: &str, servers: &[ServerEntry]) -> anyhow::Result<String> {
+    let upstreams = distinct_upstreams(servers)?;
+    let mut out = readme.to_owned();
+    for (section, body) in [
+        ("configuration", configuration_table(&upstreams)),
+        ("politeness", politeness_table(&upstreams)),
+    ] {
+        let begin = format!("<!-- BEGIN GENERATED {section}: cargo xtask docs -->\n");
+        let end = format!("<!-- END GENERATED {section} -->");
+        let start = out
+            .find(&begin)
+            .with_context(|| format!("{README} lacks the marker {begin:?}"))?
+            + begin.len();
+        let stop = out[start..]
+            .find(&end)
+            .with_context(|| format!("{README} lacks the marker {end:?}"))?
+            + start;
+        out.replace_range(start..stop, &body);
+    }
+    Ok(out)
+}
+
+/// Every upstream of every server once, with the servers that use it, in server order.
+fn distinct_upstreams(
+    servers: &[ServerEntry],
+) -> anyhow::Result<Vec<(SourceConfig, Vec<&'static str>)>> {
+    let mut out: Vec<(SourceConfig, Vec<&'static str>)> = Vec::new();
+    for server in servers {
+        for config in (server.upstreams)()? {
+            match out
+                .iter_mut()
+                .find(|(c, _)| c.upstream.env_prefix == config.upstream.env_prefix)
+            {
+                Some((_, users)) => users.push(server.name),
+                None => out.push((config, vec![server.name])),
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn configuration_table(upstreams: &[(SourceConfig, Vec<&'static str>)]) -> String {
+    let mut out = String::from("| variable | default | meaning |\n|---|---|---|\n");
+    for (config, users) in upstreams {
+        let u = config.upstream;
+        let _ = writeln!(
+            out,
+            "| `{}` | `{}` | {} base URL ({}) |",
+            u.url_var(),
+            u.default_url,
+            u.about,
+            users.join(", ")
+        );
+        for setting in u.settings {
+            let _ = writeln!(
+                out,
+                "| `{}` | `{}` | {} |",
+                setting.var, setting.default, setting.about
+            );
+        }
+    }
+    for (var, default, meaning) in GLOBAL_VARIABLES {
+        let _ = writeln!(out, "| `{var}` | {default} | {meaning} |");
+    }
+    let prefixes: BTreeSet<&str> = upstreams
+        .iter()
+        .map(|(c, _)| c.upstream.env_prefix)
+        .collect();
+    let listed: Vec<String> = upstreams
+        .iter()
+        .map(|(c, _)| format!("`{}`", c.upstream.env_prefix))
+        .collect();
+    let _ = writeln!(
+        out,
+        "\n`<SOURCE>` is the prefix of a source's URL variable: {} ({} sources).",
+        listed.join(", "),
+        prefixes.len()
+    );
+    out
+}
+
+fn politeness_table(upstreams: &[(SourceConfig, Vec<&'static str>)]) -> String {
+    let mut out = String::from(
+        "| source | requests/s | in flight | timeout | retries | cached |\n|---|---|---|---|---|---|\n",
+    );
+    for (config, _) in upstreams {
+        let u = config.upstream;
+        let timeout = match u.timeout {
+            Some(own) => format!("{} (own)", seconds(own)),
+            None => seconds(config.timeout),
+        };
+        let retries = match config.retry.max_retries {
+            0 => "none".to_owned(),
+            n => format!("up to {n}"),
+        };
+        let cached = if config.cache_posts {
+            "GETs and look-up POSTs"
+        } else {
+            "GETs"
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {timeout} | {retries} | {cached} |",
+            u.name,
+            trim_number(config.rate_per_second),
+            config.max_concurrent,
+        );
+    }
+    out
+}
+
+fn seconds(d: Duration) -> String {
+    format!("{} s", trim_number(d.as_secs_f64()))
+}
+
+fn trim_number(n: f64) -> String {
+    let text = format!("{n:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
 /// The whole document.
-pub fn render(servers: &[ServerEntry]) -> String {
+pub(crate) fn render(servers: &[ServerEntry]) -> String {
     let mut out = String::new();
     out.push_str("# Tools\n\n");
     out.push_str(
@@ -71,6 +224,14 @@ fn render_server(out: &mut String, server: &ServerEntry) {
         out.push_str("_No tools yet._\n\n");
         return;
     }
+    let catalog = Catalog::measure(&tools);
+    let _ = writeln!(
+        out,
+        "What a model reads of these tools on every turn (name, title, description, input \
+         schema): {} bytes, {} per tool on average.\n",
+        catalog.total(),
+        catalog.average()
+    );
     for tool in &tools {
         render_tool(out, tool);
     }

@@ -9,12 +9,12 @@
 use std::path::PathBuf;
 
 use anyhow::{Context as _, bail};
-use lifesciences_core::{HttpClient, SourceConfig};
+use lifesciences_core::{HttpClient, SourceConfig, Upstream};
 
 /// The embedded file, relative to the workspace root.
 const TARGET: &str = "crates/igvf-mcp/openapi/igvf-catalog.openapi.json";
 
-pub fn run(from: &str, check: bool) -> anyhow::Result<()> {
+pub(crate) fn run(from: &str, check: bool) -> anyhow::Result<()> {
     let raw = read(from)?;
     let full: serde_json::Value =
         serde_json::from_slice(&raw).with_context(|| format!("{from} is not JSON"))?;
@@ -53,12 +53,18 @@ fn read(from: &str) -> anyhow::Result<Vec<u8>> {
     let (base, last) = from
         .rsplit_once('/')
         .context("the URL has no path to fetch")?;
-    let http = HttpClient::new(SourceConfig::new("IGVF OpenAPI", "IGVF_OPENAPI", base)?)?;
+    // A description made for this one fetch: the spec's own host, politely.
+    let upstream: &'static Upstream = Box::leak(Box::new(Upstream::new(
+        "IGVF OpenAPI",
+        "IGVF_OPENAPI",
+        Box::leak(base.to_owned().into_boxed_str()),
+    )));
+    let http = HttpClient::new(SourceConfig::new(upstream)?);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let bytes = runtime
-        .block_on(http.get_bytes(last, &[]))
+    let spec: serde_json::Value = runtime
+        .block_on(http.get_json(last, &[]))
         .map_err(|e| anyhow::anyhow!("{}", e.to_envelope().error.message))?;
-    Ok(bytes.to_vec())
+    Ok(serde_json::to_vec(&spec)?)
 }

@@ -10,7 +10,7 @@ use anyhow::{Context as _, bail};
 
 /// `cargo xtask live -p string-mcp -- --nocapture`: cargo arguments before `--`,
 /// test-harness arguments after it.
-pub fn run(extra: &[String]) -> anyhow::Result<()> {
+pub(crate) fn run(extra: &[String]) -> anyhow::Result<()> {
     let (cargo_args, harness_args) = match extra.iter().position(|a| a == "--") {
         Some(i) => (&extra[..i], &extra[i + 1..]),
         None => (extra, &[][..]),

@@ -6,7 +6,7 @@
 //!   fails when it is stale; CI runs it).
 //! - `live`: run the opt-in tests against the real upstream APIs (network required).
 //! - `igvf-openapi --from <path-or-url>`: refresh the OpenAPI spec igvf-mcp embeds.
-#![allow(
+#![expect(
     clippy::print_stdout,
     clippy::print_stderr,
     reason = "xtask is a terminal program: its output is for a person"

@@ -1,12 +1,12 @@
 //! The servers of the workspace, as xtask sees them. Adding a server is one line here.
 
-use lifesciences_core::McpServer;
 use lifesciences_core::rmcp::model::Tool;
+use lifesciences_core::{ConfigError, Env, McpServer, SourceConfig};
 
 use crate::demo::Script;
 
 /// What xtask needs to know about one server.
-pub struct ServerEntry {
+pub(crate) struct ServerEntry {
     /// Package and binary name, e.g. `string-mcp`.
     pub name: &'static str,
     /// Human title.
@@ -15,6 +15,8 @@ pub struct ServerEntry {
     pub instructions: &'static str,
     /// The tool definitions.
     pub tools: fn() -> Vec<Tool>,
+    /// The upstreams it uses, configured with their defaults (no environment).
+    pub upstreams: fn() -> Result<Vec<SourceConfig>, ConfigError>,
     /// The demo script (mock upstream routes and the calls to make).
     pub demo: fn() -> Script,
 }
@@ -24,13 +26,25 @@ fn entry<S: McpServer>(demo: fn() -> Script) -> ServerEntry {
         name: S::NAME,
         title: S::TITLE,
         instructions: S::INSTRUCTIONS,
-        tools: S::tools,
+        tools: lifesciences_core::tools::<S>,
+        upstreams: upstreams::<S>,
         demo,
     }
 }
 
+/// The upstreams `S` builds, as an empty environment configures them: the defaults.
+fn upstreams<S: McpServer>() -> Result<Vec<SourceConfig>, ConfigError> {
+    let env = Env::from_pairs(&[]);
+    S::from_env(&env)?;
+    Ok(env
+        .built()
+        .iter()
+        .map(|http| http.config().clone())
+        .collect())
+}
+
 /// Every server, in the order docs and the demo present them.
-pub fn all() -> Vec<ServerEntry> {
+pub(crate) fn all() -> Vec<ServerEntry> {
     vec![
         entry::<string_mcp::StringServer>(crate::demo::string::script),
         entry::<ensembl_mcp::EnsemblServer>(crate::demo::ensembl::script),

@@ -7,19 +7,17 @@
 //!
 //! Run: `cargo bench -p chembl-mcp --bench batch` (plain `main`, no criterion). Optional
 //! environment: `BENCH_LATENCY_MS` (default 150), `BENCH_ROUNDS` (default 5).
-#![allow(
+#![expect(
     clippy::print_stdout,
     clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
     reason = "a benchmark prints its numbers and fails loudly"
 )]
 
 use std::time::{Duration, Instant};
 
 use chembl_mcp::ChemblServer;
-use lifesciences_core::SourceConfig;
 use lifesciences_core::testing::{Fixtures, McpTestClient};
+use lifesciences_core::{Env, McpServer};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path, path_regex};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -80,14 +78,15 @@ fn main() {
             .mount(&upstream)
             .await;
 
-        let chembl = SourceConfig::new("ChEMBL", "CHEMBL", &upstream.uri())
-            .unwrap()
-            .with_rate(10.0)
-            .with_max_concurrent(10)
-            .with_cache_ttl(Duration::ZERO);
-        // Slim lookups never ask UniChem; point it at a closed port all the same.
-        let unichem = SourceConfig::new("UniChem", "UNICHEM", "http://127.0.0.1:9").unwrap();
-        let client = McpTestClient::connect(ChemblServer::new(chembl, unichem).unwrap()).await;
+        // ChEMBL's production politeness, the cache off. Slim lookups never ask UniChem;
+        // point it at a closed port all the same.
+        let uri = upstream.uri();
+        let env = Env::from_pairs(&[
+            ("CHEMBL_API_URL", uri.as_str()),
+            ("UNICHEM_API_URL", "http://127.0.0.1:9"),
+            ("LIFESCIENCES_CACHE_TTL_SECS", "0"),
+        ]);
+        let client = McpTestClient::connect(ChemblServer::from_env(&env).unwrap()).await;
         let curies: Vec<String> = ids.iter().map(|n| format!("CHEMBL:{n}")).collect();
 
         let mut sequential = Vec::new();

@@ -1,20 +1,22 @@
-//! The upstreams of this server, ChEMBL's web services and UniChem: their politeness
-//! defaults (CONTRACT §6) and every URL and query parameter this server sends. The only
-//! module that knows them.
+//! The upstreams of this server, ChEMBL's web services and UniChem: their descriptions
+//! (politeness defaults, health checks, settings) and every URL and query parameter this
+//! server sends. The only module that knows them.
 //!
-//! Sources: `shared/upstream/API-chembl-igvf.md` part A. ChEMBL answers XML unless asked
-//! for JSON (A.1): core sends `Accept: application/json` and every path here also uses the
-//! `.json` form. ChEMBL silently ignores filter names it does not know (A.2), which would
-//! return an unfiltered collection, so the parameter names below are pinned by tests and
-//! every list answer is also filtered: to the identifiers that were asked for here, and to
-//! the exact name asked for by the search tool (`search_compounds::is_named`).
+//! ChEMBL answers XML unless asked for JSON: core sends `Accept: application/json` and
+//! every path here also uses the `.json` form. ChEMBL silently ignores filter names it
+//! does not know (a maintainer confirms it in chembl/chembl_webresource_client#32 on
+//! GitHub), which would return an unfiltered collection, so the parameter names below are
+//! pinned by tests and every list answer is also filtered: to the identifiers that were
+//! asked for here, and to the exact name asked for by the search tool
+//! (`search_compounds::is_named`).
 
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use futures::future::try_join_all;
+use lifesciences_core::config::{RetryPolicy, parse_number};
 use lifesciences_core::{
-    ApiError, ConfigError, HttpClient, LifeSciencesClient, RetryPolicy, SourceConfig,
+    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Setting, Upstream,
     encode_path_segment,
 };
 use serde_json::json;
@@ -25,20 +27,44 @@ use crate::models::{
     TargetPage, UniChemAnswer, UniChemSource,
 };
 
-/// ChEMBL's data web services (CONTRACT §2).
-pub const CHEMBL_DEFAULT_URL: &str = "https://www.ebi.ac.uk/chembl/api/data";
-/// UniChem's current API (A.8).
-pub const UNICHEM_DEFAULT_URL: &str = "https://www.ebi.ac.uk/unichem/api/v1";
+/// ChEMBL's data web services: 10 requests/s and 10 in flight, the standard retries;
+/// `status.json` is its status page.
+static CHEMBL: Upstream = Upstream {
+    about: "ChEMBL web services",
+    health: HealthCheck {
+        path: "status.json",
+        query: &[],
+    },
+    ..Upstream::new("ChEMBL", "CHEMBL", "https://www.ebi.ac.uk/chembl/api/data")
+};
 
-/// UniChem answers are optional extras and UniChem is known to hang for ~30 s before
-/// failing (A.8): give up early, and do not retry. The global `LIFESCIENCES_TIMEOUT_SECS`
-/// still applies when it is shorter; `UNICHEM_TIMEOUT_SECS` sets it.
-pub const UNICHEM_TIMEOUT: Duration = Duration::from_secs(4);
+/// The variable that sets how long UniChem is left alone after an outage.
+const UNICHEM_COOL_DOWN_VAR: &str = "UNICHEM_COOL_DOWN_SECS";
 
-/// After a transient UniChem failure (timeout, no connection, 429, 500, 502, 503, 504:
-/// `ApiError::is_transient`), UniChem is not asked again for this long (server-wide), so
-/// later lookups return at ChEMBL's speed.
-pub const UNICHEM_COOL_DOWN: Duration = Duration::from_secs(60);
+/// UniChem, for the identifiers ChEMBL does not keep: 5 requests/s and 5 in flight. Its
+/// answers are optional extras and it is known to hang for about 30 s before failing, so
+/// it gets a short timeout of its own (4 s; `LIFESCIENCES_TIMEOUT_SECS` may shorten it,
+/// `UNICHEM_TIMEOUT_SECS` sets it) and no retries. Its `POST /compounds` is a pure
+/// look-up, cached like a GET.
+static UNICHEM: Upstream = Upstream {
+    about: "UniChem (cross-references of compounds)",
+    rate_per_second: 5.0,
+    max_concurrent: 5,
+    timeout: Some(Duration::from_secs(4)),
+    retry: RetryPolicy::NONE,
+    cache_posts: true,
+    health: HealthCheck {
+        path: "sources/1",
+        query: &[],
+    },
+    settings: &[Setting {
+        var: UNICHEM_COOL_DOWN_VAR,
+        default: "60",
+        about: "seconds UniChem is not asked after an outage (0–3600), so later look-ups return at ChEMBL's speed",
+        query_param: None,
+    }],
+    ..Upstream::new("UniChem", "UNICHEM", "https://www.ebi.ac.uk/unichem/api/v1")
+};
 
 /// ChEMBL's largest page (A.3); larger limits are silently cut to it.
 const MAX_LIMIT: u32 = 1000;
@@ -50,80 +76,26 @@ const MAX_PAGES: u64 = 10;
 /// UniChem's source number for ChEMBL (A.7).
 const UNICHEM_SOURCE_CHEMBL: u32 = 1;
 
-/// ChEMBL: 10 requests/s, 10 in flight (CONTRACT §6), then the process environment.
-pub fn chembl_config() -> Result<SourceConfig, ConfigError> {
-    chembl_config_with(|var| std::env::var(var).ok())
-}
-
-/// [`chembl_config`] with the environment given as a lookup function.
-pub fn chembl_config_with(
-    env: impl Fn(&str) -> Option<String>,
-) -> Result<SourceConfig, ConfigError> {
-    SourceConfig::new("ChEMBL", "CHEMBL", CHEMBL_DEFAULT_URL)?
-        .with_rate(10.0)
-        .with_max_concurrent(10)
-        .from_env_with(env)
-}
-
-/// UniChem: 5 requests/s, 5 in flight, a short timeout and no retry (CONTRACT §6: "slow and
-/// flaky: short timeout, results optional"), successful look-ups cached like GETs (its
-/// `POST /compounds` is a pure look-up), then the process environment.
-pub fn unichem_config() -> Result<SourceConfig, ConfigError> {
-    unichem_config_with(|var| std::env::var(var).ok())
-}
-
-/// [`unichem_config`] with the environment given as a lookup function (tests point it at
-/// a mock through `UNICHEM_API_URL` and shorten `UNICHEM_TIMEOUT_SECS`).
-pub fn unichem_config_with(
-    env: impl Fn(&str) -> Option<String>,
-) -> Result<SourceConfig, ConfigError> {
-    // Its own short timeout: LIFESCIENCES_TIMEOUT_SECS may shorten it, not lengthen it;
-    // UNICHEM_TIMEOUT_SECS sets it.
-    SourceConfig::new("UniChem", "UNICHEM", UNICHEM_DEFAULT_URL)?
-        .with_rate(5.0)
-        .with_max_concurrent(5)
-        .with_retry(unichem_retry())
-        .with_timeout(UNICHEM_TIMEOUT)
-        .with_cached_posts()
-        .from_env_with(env)
-}
-
-/// No retries: UniChem's keys are optional, and a second wait of up to the timeout is not
-/// worth it (the breaker then keeps later lookups from waiting at all).
-pub fn unichem_retry() -> RetryPolicy {
-    RetryPolicy::none()
-}
-
-/// Both sources with their defaults and the environment applied: ChEMBL, then UniChem.
-pub fn source_configs() -> Result<Vec<SourceConfig>, ConfigError> {
-    Ok(vec![chembl_config()?, unichem_config()?])
-}
-
 /// ChEMBL's web services.
 #[derive(Debug, Clone)]
-pub struct ChemblClient {
+pub(crate) struct ChemblClient {
     http: HttpClient,
 }
 
 impl LifeSciencesClient for ChemblClient {
-    fn http(&self) -> &HttpClient {
-        &self.http
+    const UPSTREAM: &'static Upstream = &CHEMBL;
+
+    fn new(http: HttpClient) -> Result<Self, ConfigError> {
+        Ok(Self { http })
     }
 }
 
 impl ChemblClient {
-    /// A client for `config` (no I/O).
-    pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
-        Ok(Self {
-            http: HttpClient::new(config)?,
-        })
-    }
-
     /// `GET /molecule/{CHEMBLn}.json`: the full record, or `None` for the 404 (empty body)
     /// ChEMBL answers for an unknown ID (A.6).
-    pub async fn molecule(&self, id: &ChemblId) -> Result<Option<Molecule>, ApiError> {
+    pub(crate) async fn molecule(&self, id: &ChemblId) -> Result<Option<Molecule>, ApiError> {
         let path = format!("molecule/{}.json", encode_path_segment(&id.upstream())?);
-        match self.get_json(&path, &[]).await {
+        match self.http.get_json(&path, &[]).await {
             Ok(molecule) => Ok(Some(molecule)),
             Err(e) if e.upstream_status() == Some(404) => Ok(None),
             Err(e) => Err(e),
@@ -134,10 +106,15 @@ impl ChemblClient {
     /// first, each hit with a `score` (A.4). ChEMBL answers 400 for queries it cannot
     /// run (e.g. shorter than 3 characters); that is the caller's input, not an outage:
     /// [`Searched::Refused`] with ChEMBL's `error_message` (A.6).
-    pub async fn search(&self, query: &str, offset: u64, limit: u32) -> Result<Searched, ApiError> {
+    pub(crate) async fn search(
+        &self,
+        query: &str,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Searched, ApiError> {
         let (offset, limit) = (offset.to_string(), limit.min(MAX_LIMIT).to_string());
         let params = [("q", query), ("limit", &limit), ("offset", &offset)];
-        match self.get_json("molecule/search.json", &params).await {
+        match self.http.get_json("molecule/search.json", &params).await {
             Ok(page) => Ok(Searched::Page(page)),
             Err(e) if e.upstream_status() == Some(400) => Ok(Searched::Refused {
                 reason: e
@@ -154,12 +131,15 @@ impl ChemblClient {
     /// `GET /chembl_id_lookup/{CHEMBLn}.json`: which kind of ChEMBL entity an identifier
     /// names (compound, target, assay, document…; A.4), or `None` for the 404 of an
     /// identifier ChEMBL does not know at all.
-    pub async fn id_lookup(&self, id: &ChemblId) -> Result<Option<ChemblIdLookup>, ApiError> {
+    pub(crate) async fn id_lookup(
+        &self,
+        id: &ChemblId,
+    ) -> Result<Option<ChemblIdLookup>, ApiError> {
         let path = format!(
             "chembl_id_lookup/{}.json",
             encode_path_segment(&id.upstream())?
         );
-        match self.get_json(&path, &[]).await {
+        match self.http.get_json(&path, &[]).await {
             Ok(entry) => Ok(Some(entry)),
             Err(e) if e.upstream_status() == Some(404) => Ok(None),
             Err(e) => Err(e),
@@ -168,28 +148,38 @@ impl ChemblClient {
 
     /// `GET /molecule.json?pref_name__iexact=`: molecules whose preferred name is exactly
     /// `name`, ignoring case (A.4; recorded for `aspirin`).
-    pub async fn by_exact_name(&self, name: &str, limit: u32) -> Result<MoleculePage, ApiError> {
+    pub(crate) async fn by_exact_name(
+        &self,
+        name: &str,
+        limit: u32,
+    ) -> Result<MoleculePage, ApiError> {
         let limit = limit.min(MAX_LIMIT).to_string();
-        self.get_json(
-            "molecule.json",
-            &[("pref_name__iexact", name), ("limit", &limit)],
-        )
-        .await
+        self.http
+            .get_json(
+                "molecule.json",
+                &[("pref_name__iexact", name), ("limit", &limit)],
+            )
+            .await
     }
 
     /// `GET /molecule.json?molecule_synonyms__molecule_synonym__iexact=`: molecules with a
     /// synonym exactly `name`, ignoring case; returns parents and salts (A.4; recorded
     /// for `viagra`).
-    pub async fn by_exact_synonym(&self, name: &str, limit: u32) -> Result<MoleculePage, ApiError> {
+    pub(crate) async fn by_exact_synonym(
+        &self,
+        name: &str,
+        limit: u32,
+    ) -> Result<MoleculePage, ApiError> {
         let limit = limit.min(MAX_LIMIT).to_string();
-        self.get_json(
-            "molecule.json",
-            &[
-                ("molecule_synonyms__molecule_synonym__iexact", name),
-                ("limit", &limit),
-            ],
-        )
-        .await
+        self.http
+            .get_json(
+                "molecule.json",
+                &[
+                    ("molecule_synonyms__molecule_synonym__iexact", name),
+                    ("limit", &limit),
+                ],
+            )
+            .await
     }
 
     /// `GET /molecule.json?molecule_chembl_id__in=A,B,C&limit=n` (plus
@@ -197,7 +187,11 @@ impl ChemblClient {
     /// `slim`: the synonyms name molecules without a preferred name): many molecules in
     /// one request (A.2; recorded). The answer comes in primary-key order, not request
     /// order, and simply lacks unknown IDs.
-    pub async fn molecules(&self, ids: &[String], slim: bool) -> Result<Vec<Molecule>, ApiError> {
+    pub(crate) async fn molecules(
+        &self,
+        ids: &[String],
+        slim: bool,
+    ) -> Result<Vec<Molecule>, ApiError> {
         let chunks = ids.chunks(IDS_PER_REQUEST).map(|chunk| async move {
             let joined = chunk.join(",");
             let limit = chunk.len().to_string();
@@ -211,7 +205,7 @@ impl ChemblClient {
                     "molecule_chembl_id,pref_name,molecule_properties,molecule_synonyms",
                 ));
             }
-            let page: MoleculePage = self.get_json("molecule.json", &params).await?;
+            let page: MoleculePage = self.http.get_json("molecule.json", &params).await?;
             Ok::<_, ApiError>(page.molecules)
         });
         let pages = try_join_all(chunks).await?;
@@ -225,7 +219,10 @@ impl ChemblClient {
     /// Mechanisms of action of `molecule_ids` (parents: mechanisms are curated against
     /// the parent molecule, A.4): `GET /mechanism.json?molecule_chembl_id=` for one,
     /// `molecule_chembl_id__in=` for several, pages of 1000 followed to the end.
-    pub async fn mechanisms(&self, molecule_ids: &[String]) -> Result<Vec<Mechanism>, ApiError> {
+    pub(crate) async fn mechanisms(
+        &self,
+        molecule_ids: &[String],
+    ) -> Result<Vec<Mechanism>, ApiError> {
         let chunks = molecule_ids
             .chunks(IDS_PER_REQUEST)
             .map(|chunk| async move {
@@ -244,7 +241,8 @@ impl ChemblClient {
                         ("limit", &limit),
                         ("offset", &offset),
                     ];
-                    let answer: MechanismPage = self.get_json("mechanism.json", &params).await?;
+                    let answer: MechanismPage =
+                        self.http.get_json("mechanism.json", &params).await?;
                     let got = answer.mechanisms.len();
                     all.extend(answer.mechanisms);
                     let total = answer.page_meta.and_then(|m| m.total());
@@ -264,7 +262,7 @@ impl ChemblClient {
 
     /// `GET /target.json?target_chembl_id__in=…&only=target_chembl_id,target_components`:
     /// all targets in one request (per 100), only the fields that hold UniProt accessions.
-    pub async fn targets(&self, target_ids: &[String]) -> Result<Vec<Target>, ApiError> {
+    pub(crate) async fn targets(&self, target_ids: &[String]) -> Result<Vec<Target>, ApiError> {
         let chunks = target_ids.chunks(IDS_PER_REQUEST).map(|chunk| async move {
             let joined = chunk.join(",");
             let limit = chunk.len().to_string();
@@ -273,7 +271,7 @@ impl ChemblClient {
                 ("only", "target_chembl_id,target_components"),
                 ("limit", limit.as_str()),
             ];
-            let page: TargetPage = self.get_json("target.json", &params).await?;
+            let page: TargetPage = self.http.get_json("target.json", &params).await?;
             Ok::<_, ApiError>(page.targets)
         });
         let pages = try_join_all(chunks).await?;
@@ -302,7 +300,7 @@ fn only_requested<T>(
 
 /// What ChEMBL's search made of a query.
 #[derive(Debug, Clone)]
-pub enum Searched {
+pub(crate) enum Searched {
     /// A page of hits.
     Page(MoleculePage),
     /// ChEMBL refused to run it (HTTP 400), with its reason when it gave one, e.g.
@@ -315,7 +313,7 @@ pub enum Searched {
 
 /// What UniChem gave for one compound.
 #[derive(Debug, Clone, PartialEq)]
-pub enum UniChemLinks {
+pub(crate) enum UniChemLinks {
     /// Its records in other sources; empty when UniChem does not know the compound.
     Found(Vec<UniChemSource>),
     /// UniChem failed, or is paused after an outage: the record goes without its keys.
@@ -324,33 +322,31 @@ pub enum UniChemLinks {
 
 /// UniChem, for the identifiers of other databases that ChEMBL does not keep.
 #[derive(Debug)]
-pub struct UniChemClient {
+pub(crate) struct UniChemClient {
     http: HttpClient,
     breaker: Breaker,
 }
 
 impl LifeSciencesClient for UniChemClient {
-    fn http(&self) -> &HttpClient {
-        &self.http
+    const UPSTREAM: &'static Upstream = &UNICHEM;
+
+    /// After a transient UniChem failure (timeout, no connection, 429, 500, 502, 503,
+    /// 504: `ApiError::is_transient`), UniChem is not asked again for
+    /// `UNICHEM_COOL_DOWN_SECS` (server-wide), so later look-ups return at ChEMBL's speed.
+    fn new(http: HttpClient) -> Result<Self, ConfigError> {
+        let raw = http.config().setting(UNICHEM_COOL_DOWN_VAR).unwrap_or("60");
+        let secs = parse_number(UNICHEM_COOL_DOWN_VAR, raw, 0.0..=3600.0)?;
+        Ok(Self {
+            http,
+            breaker: Breaker::new(Duration::from_secs_f64(secs)),
+        })
     }
 }
 
 impl UniChemClient {
-    /// A client for `config` (no I/O) that pauses for [`UNICHEM_COOL_DOWN`] after an
-    /// outage.
-    pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
-        Ok(Self {
-            http: HttpClient::new(config)?,
-            breaker: Breaker::new(UNICHEM_COOL_DOWN),
-        })
-    }
-
-    /// The same client (shared HTTP machinery) with another pause after an outage.
-    pub fn with_cool_down(&self, cool_down: Duration) -> Self {
-        Self {
-            http: self.http.clone(),
-            breaker: Breaker::new(cool_down),
-        }
+    /// How many UniChem requests may be in flight at once (its configured cap).
+    pub(crate) fn max_concurrent(&self) -> usize {
+        self.http.config().max_concurrent
     }
 
     /// `POST /compounds` with `{"type": "sourceID", "compound": "CHEMBL25", "sourceID": 1}`:
@@ -358,7 +354,7 @@ impl UniChemClient {
     /// an empty list. Not sent while UniChem is paused after an outage (a transient
     /// failure pauses it server-wide, logged once); any other failure concerns this
     /// compound only.
-    pub async fn sources_of(&self, chembl_id: &str) -> UniChemLinks {
+    pub(crate) async fn sources_of(&self, chembl_id: &str) -> UniChemLinks {
         if self.breaker.is_open(Instant::now()) {
             tracing::debug!(
                 compound = chembl_id,
@@ -371,7 +367,11 @@ impl UniChemClient {
             "compound": chembl_id,
             "sourceID": UNICHEM_SOURCE_CHEMBL,
         });
-        match self.post_json::<UniChemAnswer, _>("compounds", &body).await {
+        match self
+            .http
+            .post_json::<UniChemAnswer, _>("compounds", &body)
+            .await
+        {
             Ok(answer) => UniChemLinks::Found(
                 answer
                     .compounds
@@ -447,8 +447,12 @@ impl Breaker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lifesciences_core::UpstreamFailure;
-    use lifesciences_core::testing::fake_env as env;
+    use lifesciences_core::config::DEFAULT_TIMEOUT;
+    use lifesciences_core::{Env, SourceConfig, UpstreamFailure};
+
+    fn config(upstream: &'static Upstream, pairs: &[(&str, &str)]) -> SourceConfig {
+        Env::from_pairs(pairs).source_config(upstream).unwrap()
+    }
 
     /// The longest one UniChem look-up can hold a call: every attempt up to its timeout,
     /// plus the waits between attempts.
@@ -460,19 +464,19 @@ mod tests {
 
     #[test]
     fn chembl_politeness_is_ten_per_second_ten_in_flight_with_core_retries() {
-        let c = chembl_config_with(env(&[])).unwrap();
-        assert_eq!(c.base_url.as_str(), CHEMBL_DEFAULT_URL);
+        let c = config(&CHEMBL, &[]);
+        assert_eq!(c.base_url.as_str(), "https://www.ebi.ac.uk/chembl/api/data");
         assert_eq!(c.rate_per_second, 10.0);
         assert_eq!(c.max_concurrent, 10);
         assert_eq!(c.retry, RetryPolicy::default());
-        assert_eq!(c.timeout, lifesciences_core::client::DEFAULT_TIMEOUT);
+        assert_eq!(c.timeout, DEFAULT_TIMEOUT);
         assert!(!c.cache_posts);
     }
 
     #[test]
     fn unichem_politeness_is_five_per_second_short_timeout_no_retry_cached() {
-        let c = unichem_config_with(env(&[])).unwrap();
-        assert_eq!(c.base_url.as_str(), UNICHEM_DEFAULT_URL);
+        let c = config(&UNICHEM, &[]);
+        assert_eq!(c.base_url.as_str(), "https://www.ebi.ac.uk/unichem/api/v1");
         assert_eq!(c.rate_per_second, 5.0);
         assert_eq!(c.max_concurrent, 5);
         assert_eq!(c.timeout, Duration::from_secs(4));
@@ -485,14 +489,28 @@ mod tests {
             worst_case_wait(&c)
         );
         // ...even when the global timeout is long; it may only shorten UniChem's.
-        let c = unichem_config_with(env(&[("LIFESCIENCES_TIMEOUT_SECS", "60")])).unwrap();
+        let c = config(&UNICHEM, &[("LIFESCIENCES_TIMEOUT_SECS", "60")]);
         assert_eq!(c.timeout, Duration::from_secs(4));
-        let c = unichem_config_with(env(&[("LIFESCIENCES_TIMEOUT_SECS", "2")])).unwrap();
+        let c = config(&UNICHEM, &[("LIFESCIENCES_TIMEOUT_SECS", "2")]);
         assert_eq!(c.timeout, Duration::from_secs(2));
-        let c = unichem_config_with(env(&[("UNICHEM_TIMEOUT_SECS", "0.5")])).unwrap();
+        let c = config(&UNICHEM, &[("UNICHEM_TIMEOUT_SECS", "0.5")]);
         assert_eq!(c.timeout, Duration::from_millis(500));
-        // The pause after an outage is about a minute.
-        assert_eq!(UNICHEM_COOL_DOWN, Duration::from_secs(60));
+    }
+
+    #[test]
+    fn unichem_pauses_a_minute_after_an_outage_unless_told_otherwise() {
+        let client = |pairs: &[(&str, &str)]| Env::from_pairs(pairs).client::<UniChemClient>();
+        assert_eq!(
+            client(&[]).unwrap().breaker.cool_down,
+            Duration::from_secs(60)
+        );
+        let short = client(&[("UNICHEM_COOL_DOWN_SECS", "0.3")]).unwrap();
+        assert_eq!(short.breaker.cool_down, Duration::from_millis(300));
+        let err = client(&[("UNICHEM_COOL_DOWN_SECS", "soon")]).unwrap_err();
+        assert!(
+            err.to_string().starts_with("UNICHEM_COOL_DOWN_SECS"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -521,6 +539,7 @@ mod tests {
             failure: UpstreamFailure::Status {
                 status,
                 body: String::new(),
+                retry_after: None,
             },
             attempts: 1,
         };

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use futures::StreamExt as _;
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::{ApiError, CrossReferences, LifeSciencesClient as _, XrefKey};
+use lifesciences_core::{ApiError, CrossReferences, XrefKey};
 use serde::Serialize;
 
 use crate::client::{ChemblClient, UniChemClient, UniChemLinks};
@@ -17,63 +17,49 @@ use crate::progress::Progress;
 /// A ChEMBL compound. Slim records carry only `id`, `name` and `molecular_formula`.
 /// Fields ChEMBL has no value for are omitted: biologics and other structureless
 /// molecules (`structure_type` `SEQ` or `NONE`) have no SMILES, InChI or key.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Compound {
+pub(crate) struct Compound {
     /// The compound's CURIE, e.g. `CHEMBL:25`: what `chembl_get_compound` accepts.
     pub id: String,
     /// ChEMBL's preferred name, e.g. `ASPIRIN`. When ChEMBL has none: the official name
     /// (INN, else USAN, BAN, JAN, USP), else the first synonym.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Molecular formula of the full molecule, e.g. `C9H8O4`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub molecular_formula: Option<String>,
     /// Molecular weight of the full molecule in g/mol, e.g. 180.16.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub molecular_weight: Option<f64>,
     /// Canonical SMILES.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub smiles: Option<String>,
     /// Standard InChI.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub inchi: Option<String>,
     /// Standard InChIKey, e.g. `BSYNRYMUTXBXSQ-UHFFFAOYSA-N`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub inchi_key: Option<String>,
     /// The nonproprietary name: the INN when ChEMBL lists one, else USAN, BAN, JAN or USP
     /// (e.g. `Acetylsalicylic Acid` for aspirin).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub canonical_name: Option<String>,
     /// Other names (trade names, research codes, INN…), without duplicates, in ChEMBL's
     /// order: the first 25 (`synonym_count` then gives how many there are).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub synonyms: Option<Vec<String>>,
     /// How many synonyms ChEMBL lists; present only when `synonyms` shows the first 25.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub synonym_count: Option<u32>,
     /// Highest development phase across indications: 4 approved, 3, 2, 1 clinical
     /// phases, 0.5 early phase 1, 0 preclinical, -1 clinical phase unknown.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_phase: Option<serde_json::Number>,
     /// E.g. `Small molecule`, `Antibody`, `Protein`, `Oligonucleotide`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub molecule_type: Option<String>,
     /// `MOL` (has a structure), `SEQ` (biologic, defined by sequence) or `NONE`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub structure_type: Option<String>,
     /// For salts and other forms: the parent compound's CURIE, whose mechanisms and
     /// targets this record's `uniprot` cross-references come from.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Year of first approval.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_approval: Option<u32>,
     /// The same compound elsewhere: `chembl`; `pubchem_substance` (PubChem SIDs, from
     /// ChEMBL); `uniprot` (targets of its mechanisms of action); `drugbank`, `pdb`
     /// (ligand code), `kegg`, `iuphar` and `pubchem_compound` (CID), from UniChem (for a
     /// salt UniChem has nothing on, those of its parent), omitted when UniChem is
     /// unavailable. Lists hold at most 25 values (see `cross_reference_counts`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_references: Option<CrossReferences>,
     /// The full number of values of each `cross_references` list cut to its first 25,
     /// e.g. `{"uniprot": 57}`; omitted when no list was cut.
@@ -82,7 +68,7 @@ pub struct Compound {
 }
 
 /// Most synonyms, and most values of one cross-reference list, in a record.
-pub const LIST_MAX: usize = 25;
+pub(crate) const LIST_MAX: usize = 25;
 
 /// Synonym types that name a compound officially, most authoritative first.
 const OFFICIAL_NAME_TYPES: [&str; 5] = ["INN", "USAN", "BAN", "JAN", "USP"];
@@ -113,7 +99,7 @@ fn non_empty(s: Option<&str>) -> Option<String> {
 
 impl Compound {
     /// `{id, name, molecular_formula}`.
-    pub fn slim(m: &Molecule) -> Self {
+    pub(crate) fn slim(m: &Molecule) -> Self {
         Self {
             id: ChemblId::curie_of_upstream(&m.molecule_chembl_id),
             name: non_empty(m.pref_name.as_deref())
@@ -139,7 +125,7 @@ impl Compound {
 
     /// Every field, with cross-references from ChEMBL, the targets' UniProt accessions
     /// and (when it answered) UniChem.
-    pub fn full(m: &Molecule, extras: &Extras) -> Self {
+    pub(crate) fn full(m: &Molecule, extras: &Extras) -> Self {
         let structures = m.molecule_structures.as_ref();
         let mut synonyms: Vec<String> = Vec::new();
         for text in m.molecule_synonyms.iter().filter_map(|s| s.text()) {
@@ -241,7 +227,7 @@ fn capped(full: &CrossReferences) -> (CrossReferences, BTreeMap<String, u32>) {
 
 /// What a full record adds to the molecule: its targets' accessions and UniChem's links.
 #[derive(Debug, Clone, Default)]
-pub struct Extras {
+pub(crate) struct Extras {
     /// UniProt accessions of the targets of the parent's mechanisms.
     pub uniprot: Vec<String>,
     /// UniChem's source records (its parent's for a salt UniChem has nothing on; empty
@@ -255,7 +241,7 @@ pub struct Extras {
 /// pauses UniChem server-wide (see `UniChemClient::sources_of`), so compounds not yet
 /// looked up skip it. ChEMBL failures fail the call. `progress` advances by one per
 /// compound finished.
-pub async fn fetch_extras(
+pub(crate) async fn fetch_extras(
     chembl: &ChemblClient,
     unichem: &UniChemClient,
     molecules: &[&Molecule],
@@ -273,7 +259,7 @@ pub async fn fetch_extras(
     };
     // No more UniChem lookups in flight than UniChem's own concurrency cap: a lookup that
     // has not started yet can still see that UniChem is paused and skip it.
-    let width = unichem.http().config().max_concurrent.max(1);
+    let width = unichem.max_concurrent().max(1);
     let links = async {
         // Owned futures in a Vec: a lazily mapped iterator here trips the compiler's
         // `Send` inference for the tool future.

@@ -8,23 +8,23 @@ use lifesciences_core::ApiError;
 
 /// A ChEMBL molecule identifier, accepted only as the CURIE `CHEMBL:<digits>`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ChemblId {
+pub(crate) struct ChemblId {
     digits: String,
 }
 
 impl ChemblId {
     /// The form ChEMBL's web services use, e.g. `CHEMBL25`.
-    pub fn upstream(&self) -> String {
+    pub(crate) fn upstream(&self) -> String {
         format!("CHEMBL{}", self.digits)
     }
 
     /// The CURIE this server returns and accepts, e.g. `CHEMBL:25`.
-    pub fn curie(&self) -> String {
+    pub(crate) fn curie(&self) -> String {
         format!("CHEMBL:{}", self.digits)
     }
 
     /// The CURIE of an upstream ID such as `CHEMBL25` (as found in upstream answers).
-    pub fn curie_of_upstream(upstream: &str) -> String {
+    pub(crate) fn curie_of_upstream(upstream: &str) -> String {
         match (upstream.get(..6), upstream.get(6..)) {
             (Some(prefix), Some(rest)) if prefix.eq_ignore_ascii_case("CHEMBL") => {
                 format!("CHEMBL:{rest}")

@@ -18,7 +18,7 @@ mod lenient {
 
     /// A number, a numeric string (`"180.16"`, `"4.0"`) or null. Other strings are `None`:
     /// an unreadable optional number must not fail a whole record.
-    pub fn f64_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    pub(super) fn f64_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
         Ok(match Option::<Value>::deserialize(d)? {
             Some(Value::Number(n)) => n.as_f64(),
             Some(Value::String(s)) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
@@ -27,7 +27,7 @@ mod lenient {
     }
 
     /// A non-negative whole number, as a number or a string (`1950`, `"1950"`, `1950.0`).
-    pub fn u32_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    pub(super) fn u32_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
         let value = f64_opt(d)?;
         Ok(value
             .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= f64::from(u32::MAX))
@@ -35,7 +35,7 @@ mod lenient {
     }
 
     /// A string, or a number written as a string (identifiers such as `xref_id`).
-    pub fn string_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    pub(super) fn string_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
         Ok(match Option::<Value>::deserialize(d)? {
             Some(Value::String(s)) if !s.trim().is_empty() => Some(s),
             Some(Value::Number(n)) => Some(n.to_string()),
@@ -44,7 +44,7 @@ mod lenient {
     }
 
     /// A list, where the upstream may also send `null` for "none".
-    pub fn list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+    pub(super) fn list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
     where
         D: Deserializer<'de>,
         T: Deserialize<'de>,
@@ -55,7 +55,7 @@ mod lenient {
 
 /// `page_meta` of a ChEMBL list or search response (A.3).
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct PageMeta {
+pub(crate) struct PageMeta {
     /// Results of the whole query.
     #[serde(default, deserialize_with = "lenient::f64_opt")]
     pub total_count: Option<f64>,
@@ -63,7 +63,7 @@ pub struct PageMeta {
 
 impl PageMeta {
     /// `total_count` as a count.
-    pub fn total(&self) -> Option<u64> {
+    pub(crate) fn total(&self) -> Option<u64> {
         self.total_count
             .filter(|t| *t >= 0.0 && t.fract() == 0.0)
             .map(|t| t as u64)
@@ -73,7 +73,7 @@ impl PageMeta {
 /// A molecule: the detail body of `/molecule/{id}.json`, and each element of the
 /// `molecules` list of `/molecule.json` and `/molecule/search.json` (A.4, A.5).
 #[derive(Debug, Clone, Deserialize)]
-pub struct Molecule {
+pub(crate) struct Molecule {
     /// E.g. `CHEMBL25`.
     pub molecule_chembl_id: String,
     /// Preferred name, e.g. `ASPIRIN`; null for many research compounds.
@@ -114,7 +114,7 @@ pub struct Molecule {
 
 impl Molecule {
     /// The parent's ChEMBL ID, or the molecule's own when it is a parent.
-    pub fn parent_chembl_id(&self) -> &str {
+    pub(crate) fn parent_chembl_id(&self) -> &str {
         self.molecule_hierarchy
             .as_ref()
             .and_then(|h| h.parent_chembl_id.as_deref())
@@ -123,7 +123,7 @@ impl Molecule {
     }
 
     /// `molecule_properties.full_molformula`.
-    pub fn formula(&self) -> Option<&str> {
+    pub(crate) fn formula(&self) -> Option<&str> {
         self.molecule_properties
             .as_ref()
             .and_then(|p| p.full_molformula.as_deref())
@@ -133,7 +133,7 @@ impl Molecule {
 
 /// `molecule_hierarchy`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct MoleculeHierarchy {
+pub(crate) struct MoleculeHierarchy {
     /// The parent molecule (itself for parents).
     #[serde(default)]
     pub parent_chembl_id: Option<String>,
@@ -141,7 +141,7 @@ pub struct MoleculeHierarchy {
 
 /// `molecule_properties` (only what the tools return).
 #[derive(Debug, Clone, Deserialize)]
-pub struct MoleculeProperties {
+pub(crate) struct MoleculeProperties {
     /// Molecular formula of the full molecule, e.g. `C9H8O4`.
     #[serde(default)]
     pub full_molformula: Option<String>,
@@ -152,7 +152,7 @@ pub struct MoleculeProperties {
 
 /// `molecule_structures`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct MoleculeStructures {
+pub(crate) struct MoleculeStructures {
     /// Canonical SMILES.
     #[serde(default)]
     pub canonical_smiles: Option<String>,
@@ -166,7 +166,7 @@ pub struct MoleculeStructures {
 
 /// One entry of `molecule_synonyms`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct MoleculeSynonym {
+pub(crate) struct MoleculeSynonym {
     /// The synonym as curated, e.g. `Acetylsalicylic Acid`.
     #[serde(default)]
     pub molecule_synonym: Option<String>,
@@ -180,7 +180,7 @@ pub struct MoleculeSynonym {
 
 impl MoleculeSynonym {
     /// The synonym text, preferring the curated spelling.
-    pub fn text(&self) -> Option<&str> {
+    pub(crate) fn text(&self) -> Option<&str> {
         self.molecule_synonym
             .as_deref()
             .or(self.synonyms.as_deref())
@@ -191,7 +191,7 @@ impl MoleculeSynonym {
 
 /// One entry of a molecule's `cross_references`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct MoleculeXref {
+pub(crate) struct MoleculeXref {
     /// The identifier in the other source (for PubChem: a substance ID, not a CID).
     #[serde(default, deserialize_with = "lenient::string_opt")]
     pub xref_id: Option<String>,
@@ -202,7 +202,7 @@ pub struct MoleculeXref {
 
 /// `/molecule.json` and `/molecule/search.json`: `{"molecules": [...], "page_meta": {...}}`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct MoleculePage {
+pub(crate) struct MoleculePage {
     /// This page's molecules.
     #[serde(default, deserialize_with = "lenient::list")]
     pub molecules: Vec<Molecule>,
@@ -213,7 +213,7 @@ pub struct MoleculePage {
 
 /// A drug mechanism (A.4 `/mechanism.json`).
 #[derive(Debug, Clone, Deserialize)]
-pub struct Mechanism {
+pub(crate) struct Mechanism {
     /// The molecule it was curated for (usually the parent).
     #[serde(default)]
     pub molecule_chembl_id: Option<String>,
@@ -224,7 +224,7 @@ pub struct Mechanism {
 
 /// `/mechanism.json`: `{"mechanisms": [...], "page_meta": {...}}`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct MechanismPage {
+pub(crate) struct MechanismPage {
     /// This page's mechanisms.
     #[serde(default, deserialize_with = "lenient::list")]
     pub mechanisms: Vec<Mechanism>,
@@ -235,7 +235,7 @@ pub struct MechanismPage {
 
 /// A target (A.4 `/target.json`): only its components matter here.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Target {
+pub(crate) struct Target {
     /// E.g. `CHEMBL221`.
     #[serde(default)]
     pub target_chembl_id: Option<String>,
@@ -246,7 +246,7 @@ pub struct Target {
 
 /// One component of a target.
 #[derive(Debug, Clone, Deserialize)]
-pub struct TargetComponent {
+pub(crate) struct TargetComponent {
     /// UniProt accession; null for non-protein components such as ribosomal RNA.
     #[serde(default)]
     pub accession: Option<String>,
@@ -254,7 +254,7 @@ pub struct TargetComponent {
 
 /// `/target.json`: `{"targets": [...], "page_meta": {...}}`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct TargetPage {
+pub(crate) struct TargetPage {
     /// This page's targets (requests ask for all of them on one page).
     #[serde(default, deserialize_with = "lenient::list")]
     pub targets: Vec<Target>,
@@ -262,7 +262,7 @@ pub struct TargetPage {
 
 /// ChEMBL's 400 body: `{"error_message": "..."}` (A.6).
 #[derive(Debug, Clone, Deserialize)]
-pub struct ChemblErrorBody {
+pub(crate) struct ChemblErrorBody {
     /// E.g. `Search query too short`.
     #[serde(default)]
     pub error_message: Option<String>,
@@ -270,7 +270,7 @@ pub struct ChemblErrorBody {
 
 /// `/chembl_id_lookup/{id}.json` (A.4): what kind of entity a ChEMBL identifier names.
 #[derive(Debug, Clone, Deserialize)]
-pub struct ChemblIdLookup {
+pub(crate) struct ChemblIdLookup {
     /// `COMPOUND`, `TARGET`, `ASSAY`, `DOCUMENT`, `CELL` (TISSUE probably too).
     #[serde(default)]
     pub entity_type: Option<String>,
@@ -283,7 +283,7 @@ pub struct ChemblIdLookup {
 /// Only `compounds[].sources[]` with `id`, `compoundId` and `shortName` is verified by
 /// several clients; everything else is optional.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct UniChemAnswer {
+pub(crate) struct UniChemAnswer {
     /// The matched compounds (one for a source-ID query); absent when nothing matched.
     #[serde(default, deserialize_with = "lenient::list")]
     pub compounds: Vec<UniChemCompound>,
@@ -291,7 +291,7 @@ pub struct UniChemAnswer {
 
 /// One UniChem compound.
 #[derive(Debug, Clone, Deserialize)]
-pub struct UniChemCompound {
+pub(crate) struct UniChemCompound {
     /// The compound's identifiers in each source.
     #[serde(default, deserialize_with = "lenient::list")]
     pub sources: Vec<UniChemSource>,
@@ -299,7 +299,7 @@ pub struct UniChemCompound {
 
 /// One source record of a UniChem compound.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct UniChemSource {
+pub(crate) struct UniChemSource {
     /// UniChem source number: 2 DrugBank, 3 PDBe ligand, 4 Guide to Pharmacology,
     /// 6 KEGG Ligand, 22 PubChem (A.7).
     #[serde(default, deserialize_with = "lenient::u32_opt")]

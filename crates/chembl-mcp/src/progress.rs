@@ -9,7 +9,7 @@ use lifesciences_core::rmcp::{Peer, RoleServer};
 /// Reports how many of `total` items are done. Inert without a token. The protocol
 /// requires each notification's progress to exceed the previous one, so a report that
 /// would not move the count forward is not sent.
-pub struct Progress {
+pub(crate) struct Progress {
     target: Option<(Peer<RoleServer>, ProgressToken)>,
     total: u64,
     done: AtomicU64,
@@ -19,7 +19,7 @@ pub struct Progress {
 
 impl Progress {
     /// A reporter that sends nothing.
-    pub fn none() -> Self {
+    pub(crate) fn none() -> Self {
         Self {
             target: None,
             total: 0,
@@ -30,7 +30,7 @@ impl Progress {
 
     /// Report to `peer` under `token` (when the client sent one) if `total` reaches
     /// `threshold`; otherwise stay silent.
-    pub fn new(
+    pub(crate) fn new(
         peer: Peer<RoleServer>,
         token: Option<ProgressToken>,
         total: u64,
@@ -45,19 +45,19 @@ impl Progress {
     }
 
     /// Mark `n` more items done and notify.
-    pub async fn advance(&self, n: u64) {
+    pub(crate) async fn advance(&self, n: u64) {
         let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
         self.send(done.min(self.total), None).await;
     }
 
     /// Notify the current count with a message (e.g. what is being fetched).
-    pub async fn say(&self, message: &str) {
+    pub(crate) async fn say(&self, message: &str) {
         let done = self.done.load(Ordering::Relaxed);
         self.send(done.min(self.total), Some(message)).await;
     }
 
     /// Mark everything done and notify with a closing message.
-    pub async fn finish(&self, message: &str) {
+    pub(crate) async fn finish(&self, message: &str) {
         self.done.store(self.total, Ordering::Relaxed);
         self.send(self.total, Some(message)).await;
     }

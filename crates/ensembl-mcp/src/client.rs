@@ -1,15 +1,15 @@
-//! The two upstreams of this server, Ensembl REST and EBI Search: their configuration
-//! (CONTRACT §6) and every URL and query parameter the server sends. The only module
-//! that knows them.
+//! The two upstreams of this server, Ensembl REST and EBI Search: their descriptions
+//! (politeness defaults, health checks) and every URL and query parameter the server
+//! sends. The only module that knows them.
 //!
-//! Endpoints and parameters are those of `shared/upstream/API-string-ensembl.md` part B.
 //! JSON is asked for on every request (`Accept: application/json`, sent by core), because
-//! Ensembl answers HTML otherwise (B.1).
+//! Ensembl REST answers HTML otherwise (<https://github.com/Ensembl/ensembl-rest/wiki>).
 
 use std::collections::HashMap;
 
 use lifesciences_core::{
-    ApiError, ConfigError, HttpClient, LifeSciencesClient, SourceConfig, encode_path_segment,
+    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Upstream,
+    encode_path_segment,
 };
 use serde::Serialize;
 
@@ -17,49 +17,53 @@ use crate::models::{
     EbiSearchResult, LookupBatch, LookupObject, SpeciesList, XrefEntry, XrefSymbolHit,
 };
 
-/// Largest `POST /lookup/id` body Ensembl accepts (B.2: `max_post_size = 1000`).
-pub const MAX_LOOKUP_BATCH: usize = 1000;
+/// Largest `POST /lookup/id` body Ensembl accepts (its `max_post_size`, 1000 IDs:
+/// <https://rest.ensembl.org/documentation/info/lookup_post>).
+pub(crate) const MAX_LOOKUP_BATCH: usize = 1000;
 
 /// Largest page EBI Search serves (`size` 0–100).
-pub const MAX_EBI_PAGE: u32 = 100;
+pub(crate) const MAX_EBI_PAGE: u32 = 100;
 
-/// The configuration of both upstreams, with the environment applied.
-#[derive(Debug, Clone)]
-pub struct SourceConfigs {
-    /// Ensembl REST (`ENSEMBL_API_URL`, 15 requests/s).
-    pub ensembl: SourceConfig,
-    /// EBI Search, for free-text gene search (`EBI_SEARCH_API_URL`, 10 requests/s).
-    pub ebi_search: SourceConfig,
-}
+/// Ensembl REST: 15 requests/s and 15 in flight, under its limit of 15 per second per
+/// client (<https://github.com/Ensembl/ensembl-rest/wiki/Rate-Limits>); `info/ping` is
+/// its liveness check.
+static ENSEMBL: Upstream = Upstream {
+    about: "Ensembl REST",
+    rate_per_second: 15.0,
+    max_concurrent: 15,
+    health: HealthCheck {
+        path: "info/ping",
+        query: &[],
+    },
+    ..Upstream::new("Ensembl", "ENSEMBL", "https://rest.ensembl.org")
+};
 
-/// The sources this server talks to, with their politeness defaults and the
-/// environment applied.
-pub fn source_configs() -> Result<SourceConfigs, ConfigError> {
-    Ok(SourceConfigs {
-        ensembl: SourceConfig::new("Ensembl", "ENSEMBL", "https://rest.ensembl.org")?
-            .with_rate(15.0)
-            .with_max_concurrent(15)
-            .from_env()?,
-        ebi_search: SourceConfig::new(
-            "EBI Search",
-            "EBI_SEARCH",
-            "https://www.ebi.ac.uk/ebisearch/ws/rest",
-        )?
-        .with_rate(10.0)
-        .with_max_concurrent(10)
-        .from_env()?,
-    })
-}
+/// EBI Search, for free-text gene search: 10 requests/s, 10 in flight; its health check is
+/// a one-hit search of the gene domain the tools use.
+static EBI_SEARCH: Upstream = Upstream {
+    about: "EBI Search (free-text gene search)",
+    health: HealthCheck {
+        path: "ensembl_gene",
+        query: &[("query", "BRCA2"), ("size", "1"), ("format", "json")],
+    },
+    ..Upstream::new(
+        "EBI Search",
+        "EBI_SEARCH",
+        "https://www.ebi.ac.uk/ebisearch/ws/rest",
+    )
+};
 
 /// Ensembl REST.
 #[derive(Debug, Clone)]
-pub struct EnsemblClient {
+pub(crate) struct EnsemblClient {
     http: HttpClient,
 }
 
 impl LifeSciencesClient for EnsemblClient {
-    fn http(&self) -> &HttpClient {
-        &self.http
+    const UPSTREAM: &'static Upstream = &ENSEMBL;
+
+    fn new(http: HttpClient) -> Result<Self, ConfigError> {
+        Ok(Self { http })
     }
 }
 
@@ -80,17 +84,10 @@ struct LookupIds<'a> {
 }
 
 impl EnsemblClient {
-    /// A client over `config`.
-    pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
-        Ok(Self {
-            http: HttpClient::new(config)?,
-        })
-    }
-
     /// `GET lookup/id/{id}`; `None` when Ensembl does not know the ID.
-    pub async fn lookup(&self, id: &str) -> Result<Option<LookupObject>, ApiError> {
+    pub(crate) async fn lookup(&self, id: &str) -> Result<Option<LookupObject>, ApiError> {
         let path = format!("lookup/id/{}", encode_path_segment(id)?);
-        match self.get_json(&path, &[]).await {
+        match self.http.get_json(&path, &[]).await {
             Ok(object) => Ok(Some(object)),
             Err(e) if is_unknown_id(&e) => Ok(None),
             Err(e) => Err(e),
@@ -99,13 +96,14 @@ impl EnsemblClient {
 
     /// `POST lookup/id` with `{"ids": [...]}`: one request per 1000 IDs. Unknown IDs are
     /// absent from the map (Ensembl answers `null` for them).
-    pub async fn lookup_many(
+    pub(crate) async fn lookup_many(
         &self,
         ids: &[String],
     ) -> Result<HashMap<String, LookupObject>, ApiError> {
         let mut found = HashMap::with_capacity(ids.len());
         for chunk in ids.chunks(MAX_LOOKUP_BATCH) {
             let batch: LookupBatch = self
+                .http
                 .post_json("lookup/id", &LookupIds { ids: chunk })
                 .await?;
             found.extend(
@@ -120,9 +118,9 @@ impl EnsemblClient {
     /// `GET xrefs/id/{id}?all_levels=1`: the object's cross-references and those of its
     /// transcripts and translations (a gene's own xrefs lack UniProt/Swiss-Prot, B.3).
     /// `None` when Ensembl does not know the ID.
-    pub async fn xrefs(&self, id: &str) -> Result<Option<Vec<XrefEntry>>, ApiError> {
+    pub(crate) async fn xrefs(&self, id: &str) -> Result<Option<Vec<XrefEntry>>, ApiError> {
         let path = format!("xrefs/id/{}", encode_path_segment(id)?);
-        match self.get_json(&path, &[("all_levels", "1")]).await {
+        match self.http.get_json(&path, &[("all_levels", "1")]).await {
             Ok(entries) => Ok(Some(entries)),
             Err(e) if is_unknown_id(&e) => Ok(None),
             Err(e) => Err(e),
@@ -133,7 +131,7 @@ impl EnsemblClient {
     /// whose symbol or synonym is exactly `symbol` (B.3; `[]` when none). A 400 (a symbol
     /// Ensembl cannot parse) means no match, and so does a symbol that cannot be a path
     /// segment (`..`), without a request: it is a search query, not an identifier to refuse.
-    pub async fn gene_ids_for_symbol(
+    pub(crate) async fn gene_ids_for_symbol(
         &self,
         species: &str,
         symbol: &str,
@@ -145,6 +143,7 @@ impl EnsemblClient {
         };
         let path = format!("xrefs/symbol/{species_segment}/{symbol_segment}");
         match self
+            .http
             .get_json::<Vec<XrefSymbolHit>>(&path, &[("object_type", "gene")])
             .await
         {
@@ -163,14 +162,14 @@ impl EnsemblClient {
 
     /// `GET info/species`: the species of Ensembl (vertebrates). Cached by core like any
     /// GET, so species names are resolved without a request most of the time.
-    pub async fn species(&self) -> Result<SpeciesList, ApiError> {
-        self.get_json("info/species", &[]).await
+    pub(crate) async fn species(&self) -> Result<SpeciesList, ApiError> {
+        self.http.get_json("info/species", &[]).await
     }
 }
 
 /// EBI Search's answer to a gene search.
 #[derive(Debug)]
-pub struct GeneSearch {
+pub(crate) struct GeneSearch {
     /// The hits, in EBI Search's relevance order.
     pub result: EbiSearchResult,
     /// A species was asked for, EBI Search refused the query with the species clause,
@@ -178,15 +177,18 @@ pub struct GeneSearch {
     pub species_clause_dropped: bool,
 }
 
-/// EBI Search, whose `ensembl_gene` domain gives free-text gene search (B.7).
+/// EBI Search, whose `ensembl_gene` domain gives free-text gene search (Ensembl REST has
+/// none).
 #[derive(Debug, Clone)]
-pub struct EbiSearchClient {
+pub(crate) struct EbiSearchClient {
     http: HttpClient,
 }
 
 impl LifeSciencesClient for EbiSearchClient {
-    fn http(&self) -> &HttpClient {
-        &self.http
+    const UPSTREAM: &'static Upstream = &EBI_SEARCH;
+
+    fn new(http: HttpClient) -> Result<Self, ConfigError> {
+        Ok(Self { http })
     }
 }
 
@@ -249,7 +251,7 @@ fn escape_lucene_chars(text: &str) -> String {
 
 /// The EBI Search query for `text`, restricted to one species (by its scientific name,
 /// the value of the `species` field) when given.
-pub fn ebi_gene_query(text: &str, scientific_name: Option<&str>) -> String {
+pub(crate) fn ebi_gene_query(text: &str, scientific_name: Option<&str>) -> String {
     let words = escape_lucene(text);
     match scientific_name {
         Some(name) => format!("({words}) AND species:\"{}\"", name.replace('"', "")),
@@ -258,13 +260,6 @@ pub fn ebi_gene_query(text: &str, scientific_name: Option<&str>) -> String {
 }
 
 impl EbiSearchClient {
-    /// A client over `config`.
-    pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
-        Ok(Self {
-            http: HttpClient::new(config)?,
-        })
-    }
-
     /// `GET ensembl_gene?query=…&fields=…&start=…&size=…&format=json`: genes ranked by
     /// EBI Search's relevance, of one species when `scientific_name` is given.
     ///
@@ -272,7 +267,7 @@ impl EbiSearchClient {
     /// query with it, the words are searched once more without it, and the answer says
     /// so ([`GeneSearch::species_clause_dropped`]); the caller then keeps that species'
     /// hits itself.
-    pub async fn search_genes(
+    pub(crate) async fn search_genes(
         &self,
         text: &str,
         scientific_name: Option<&str>,
@@ -312,17 +307,18 @@ impl EbiSearchClient {
         let query = ebi_gene_query(text, scientific_name);
         let start = start.to_string();
         let size = size.min(MAX_EBI_PAGE).to_string();
-        self.get_json(
-            "ensembl_gene",
-            &[
-                ("query", query.as_str()),
-                ("fields", EBI_GENE_FIELDS),
-                ("start", start.as_str()),
-                ("size", size.as_str()),
-                ("format", "json"),
-            ],
-        )
-        .await
+        self.http
+            .get_json(
+                "ensembl_gene",
+                &[
+                    ("query", query.as_str()),
+                    ("fields", EBI_GENE_FIELDS),
+                    ("start", start.as_str()),
+                    ("size", size.as_str()),
+                    ("format", "json"),
+                ],
+            )
+            .await
     }
 }
 
@@ -369,6 +365,7 @@ mod tests {
             failure: lifesciences_core::UpstreamFailure::Status {
                 status,
                 body: body.into(),
+                retry_after: None,
             },
             attempts: 1,
         };
@@ -392,12 +389,14 @@ mod tests {
     }
 
     #[test]
-    fn the_defaults_follow_the_contract() {
-        let c = source_configs().unwrap();
-        assert_eq!(c.ensembl.rate_per_second, 15.0);
-        assert_eq!(c.ensembl.max_concurrent, 15);
-        assert_eq!(c.ebi_search.rate_per_second, 10.0);
-        assert_eq!(c.ebi_search.max_concurrent, 10);
-        assert_eq!(c.ebi_search.env_prefix, "EBI_SEARCH");
+    fn the_defaults_are_the_documented_politeness() {
+        let env = lifesciences_core::Env::from_pairs(&[]);
+        let ensembl = env.source_config(&ENSEMBL).unwrap();
+        assert_eq!(ensembl.rate_per_second, 15.0);
+        assert_eq!(ensembl.max_concurrent, 15);
+        let ebi = env.source_config(&EBI_SEARCH).unwrap();
+        assert_eq!(ebi.rate_per_second, 10.0);
+        assert_eq!(ebi.max_concurrent, 10);
+        assert_eq!(ebi.upstream.url_var(), "EBI_SEARCH_API_URL");
     }
 }

@@ -6,7 +6,7 @@ use lifesciences_core::ApiError;
 
 /// What an Ensembl stable ID names, from its feature letter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Feature {
+pub(crate) enum Feature {
     Gene,
     Transcript,
     Protein,
@@ -29,7 +29,7 @@ impl Feature {
 
 /// A well-formed Ensembl stable ID.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StableId {
+pub(crate) struct StableId {
     /// Upper case, without version: `ENSG00000141510`.
     pub id: String,
     /// What it names.
@@ -38,7 +38,7 @@ pub struct StableId {
 
 /// How a string relates to the stable-ID form.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Parsed {
+pub(crate) enum Parsed {
     /// A well-formed stable ID.
     Id(StableId),
     /// Starts like one (`ENS…`) but is not well formed.
@@ -49,7 +49,7 @@ pub enum Parsed {
 
 /// Parse a stable ID as a user or the upstream wrote it: surrounding spaces, any case
 /// and a numeric `.version` are accepted.
-pub fn parse(raw: &str) -> Parsed {
+pub(crate) fn parse(raw: &str) -> Parsed {
     let upper = raw.trim().to_ascii_uppercase();
     if !upper.starts_with("ENS") {
         return Parsed::NotEnsembl;
@@ -82,7 +82,7 @@ pub fn parse(raw: &str) -> Parsed {
 
 /// The canonical form of an ID the upstream sent (e.g. `canonical_transcript`
 /// `ENST00000311936.8` → `ENST00000311936`), or `None` when it is not a stable ID.
-pub fn canonical(raw: &str) -> Option<String> {
+pub(crate) fn canonical(raw: &str) -> Option<String> {
     match parse(raw) {
         Parsed::Id(id) => Some(id.id),
         _ => None,
@@ -94,7 +94,7 @@ const GENE_EXAMPLE: &str = "ENSG00000141510";
 const TRANSCRIPT_EXAMPLE: &str = "ENST00000269305";
 
 /// The argument of `ensembl_get_gene`, or why it is not a gene ID.
-pub fn gene_id(raw: &str) -> Result<String, ApiError> {
+pub(crate) fn gene_id(raw: &str) -> Result<String, ApiError> {
     match parse(raw) {
         Parsed::Id(StableId {
             id,
@@ -134,7 +134,7 @@ pub fn gene_id(raw: &str) -> Result<String, ApiError> {
 }
 
 /// The argument of `ensembl_get_transcript`, or why it is not a transcript ID.
-pub fn transcript_id(raw: &str) -> Result<String, ApiError> {
+pub(crate) fn transcript_id(raw: &str) -> Result<String, ApiError> {
     match parse(raw) {
         Parsed::Id(StableId {
             id,

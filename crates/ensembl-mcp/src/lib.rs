@@ -12,5 +12,4 @@ mod species;
 mod tools;
 mod xrefs;
 
-pub use client::{SourceConfigs, source_configs};
 pub use server::EnsemblServer;

@@ -15,7 +15,7 @@ use serde::{Deserialize, Deserializer};
 /// Transcript, Translation or Exon. Its `id` is not read: Ensembl echoes the caller's
 /// spelling (case, version), so the tools use the ID they parsed (trap C.6).
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct LookupObject {
+pub(crate) struct LookupObject {
     /// Production name, e.g. `homo_sapiens`.
     #[serde(default)]
     pub species: Option<String>,
@@ -53,11 +53,11 @@ pub struct LookupObject {
 
 /// The answer of `POST /lookup/id`: the input ID strings as keys, `null` for IDs that
 /// were not found (B.2).
-pub type LookupBatch = HashMap<String, Option<LookupObject>>;
+pub(crate) type LookupBatch = HashMap<String, Option<LookupObject>>;
 
 /// One element of `GET /xrefs/id/:id` (B.3).
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct XrefEntry {
+pub(crate) struct XrefEntry {
     /// The external database, e.g. `HGNC`, `EntrezGene`, `Uniprot/SWISSPROT`.
     #[serde(default)]
     pub dbname: String,
@@ -68,7 +68,7 @@ pub struct XrefEntry {
 
 /// One element of `GET /xrefs/symbol/:species/:symbol` (B.3): only an ID and its type.
 #[derive(Debug, Clone, Deserialize)]
-pub struct XrefSymbolHit {
+pub(crate) struct XrefSymbolHit {
     pub id: String,
     /// `gene`, `transcript` or `translation`.
     #[serde(default, rename = "type")]
@@ -77,14 +77,14 @@ pub struct XrefSymbolHit {
 
 /// `GET /info/species` (B.4).
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct SpeciesList {
+pub(crate) struct SpeciesList {
     #[serde(default)]
     pub species: Vec<SpeciesInfo>,
 }
 
 /// One species of `GET /info/species` (B.4).
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct SpeciesInfo {
+pub(crate) struct SpeciesInfo {
     /// Production name, e.g. `homo_sapiens`.
     #[serde(default)]
     pub name: String,
@@ -104,7 +104,7 @@ pub struct SpeciesInfo {
 
 /// `GET /ebisearch/ws/rest/ensembl_gene?query=…` (B.7).
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct EbiSearchResult {
+pub(crate) struct EbiSearchResult {
     /// Total hits of the query; absent from entry look-ups.
     #[serde(default, rename = "hitCount", deserialize_with = "opt_u64")]
     pub hit_count: Option<u64>,
@@ -114,7 +114,7 @@ pub struct EbiSearchResult {
 
 /// One hit of EBI Search's `ensembl_gene` domain.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct EbiEntry {
+pub(crate) struct EbiEntry {
     #[serde(default)]
     pub id: Option<String>,
     #[serde(default)]
@@ -123,7 +123,7 @@ pub struct EbiEntry {
 
 /// The fields we ask EBI Search for. Every value is a list of strings upstream.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct EbiGeneFields {
+pub(crate) struct EbiGeneFields {
     /// e.g. `AKT serine/threonine kinase 1 [Source:HGNC Symbol;Acc:HGNC:391]`.
     #[serde(default, deserialize_with = "strings")]
     pub description: Vec<String>,

@@ -9,11 +9,11 @@ use crate::models::{SpeciesInfo, SpeciesList};
 
 /// Ensembl's production name of the species searched for exact symbols when the caller
 /// names no species (see `ensembl_search_genes`).
-pub const DEFAULT_SYMBOL_SPECIES: &str = "homo_sapiens";
+pub(crate) const DEFAULT_SYMBOL_SPECIES: &str = "homo_sapiens";
 
 /// A species Ensembl knows.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Species {
+pub(crate) struct Species {
     /// Production name, e.g. `homo_sapiens`.
     pub production_name: String,
     /// Scientific name as EBI Search spells it, e.g. `Homo sapiens`.
@@ -22,7 +22,7 @@ pub struct Species {
 
 /// Lower case, with spaces, hyphens and underscores folded to one `_`, so that
 /// `Homo sapiens`, `homo_sapiens` and `Homo-Sapiens` compare equal.
-pub fn fold(name: &str) -> String {
+pub(crate) fn fold(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for word in name
         .split(|c: char| c.is_whitespace() || c == '_' || c == '-')
@@ -37,7 +37,7 @@ pub fn fold(name: &str) -> String {
 }
 
 /// `homo_sapiens` → `Homo sapiens`.
-pub fn scientific_name(production_name: &str) -> String {
+pub(crate) fn scientific_name(production_name: &str) -> String {
     let spaced = production_name.replace('_', " ");
     let mut chars = spaced.chars();
     match chars.next() {
@@ -47,14 +47,14 @@ pub fn scientific_name(production_name: &str) -> String {
 }
 
 /// `Homo sapiens` → `homo_sapiens`, the form every result reports.
-pub fn production_name(any_spelling: &str) -> String {
+pub(crate) fn production_name(any_spelling: &str) -> String {
     fold(any_spelling)
 }
 
 /// Resolve what the user typed against Ensembl's species list. Preference: the
 /// production name, then the common or display name, then an alias, then the taxon id
 /// (several strains can share one; the shortest name, the reference strain, wins).
-pub fn resolve(list: &SpeciesList, raw: &str) -> Result<Species, ApiError> {
+pub(crate) fn resolve(list: &SpeciesList, raw: &str) -> Result<Species, ApiError> {
     let wanted = fold(raw);
     let found = (!wanted.is_empty())
         .then(|| {

@@ -27,7 +27,7 @@ fn unversioned_accession(value: &str) -> &str {
 }
 
 /// The registry cross-references found in `entries`.
-pub fn cross_references(entries: &[XrefEntry]) -> CrossReferences {
+pub(crate) fn cross_references(entries: &[XrefEntry]) -> CrossReferences {
     let values = |dbnames: &[&str]| -> Vec<&str> {
         entries
             .iter()

@@ -20,7 +20,7 @@ use crate::models::{Edge, NodeRef};
 /// A kind of relationship an agent asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Relationship {
+pub(crate) enum Relationship {
     /// QTLs (eQTL, sQTL, caQTL, pQTL), regulatory element–gene links, allele-specific
     /// transcription factor binding.
     Regulatory,
@@ -47,7 +47,7 @@ impl<'de> Deserialize<'de> for Relationship {
 impl Relationship {
     /// Case-insensitive, with a few synonyms (`qtl`, `disease`, `interaction`, `drug`);
     /// the error is a sentence naming the valid values.
-    pub fn parse(raw: &str) -> Result<Self, String> {
+    pub(crate) fn parse(raw: &str) -> Result<Self, String> {
         match raw.trim().to_ascii_lowercase().as_str() {
             "regulatory" | "regulation" | "qtl" | "eqtl" => Ok(Self::Regulatory),
             "genetic" | "disease" | "phenotype" | "gwas" => Ok(Self::Genetic),
@@ -63,7 +63,7 @@ impl Relationship {
     }
 
     /// The five concrete relationships.
-    pub const CONCRETE: [Relationship; 5] = [
+    pub(crate) const CONCRETE: [Relationship; 5] = [
         Self::Regulatory,
         Self::Genetic,
         Self::Physical,
@@ -72,7 +72,7 @@ impl Relationship {
     ];
 
     /// The wire name.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Regulatory => "regulatory",
             Self::Genetic => "genetic",
@@ -86,7 +86,7 @@ impl Relationship {
 
 /// One edge endpoint as a data set an association query can use.
 #[derive(Debug, Clone, Copy)]
-pub struct Dataset {
+pub(crate) struct Dataset {
     /// The endpoint.
     pub endpoint: Endpoint,
     /// The relationship it serves.
@@ -100,7 +100,7 @@ pub struct Dataset {
 }
 
 /// Every data set, in the order results are presented.
-pub const DATASETS: &[Dataset] = &[
+pub(crate) const DATASETS: &[Dataset] = &[
     Dataset {
         endpoint: Endpoint::GenesVariants,
         relationship: Relationship::Regulatory,
@@ -273,7 +273,7 @@ pub const DATASETS: &[Dataset] = &[
 
 /// The entity an association query starts from, resolved as far as needed.
 #[derive(Debug, Clone)]
-pub struct Subject {
+pub(crate) struct Subject {
     /// What the caller gave, detected.
     pub identifier: Identifier,
     /// The canonical ID when known (ENSG…, SPDI, ENSP…, `MONDO_…`, PA…, CPX-…, R-HSA-…).
@@ -290,7 +290,7 @@ pub struct Subject {
 
 impl Subject {
     /// A subject known only by what the caller gave (nothing looked up yet).
-    pub fn unresolved(identifier: Identifier, id: Option<String>) -> Self {
+    pub(crate) fn unresolved(identifier: Identifier, id: Option<String>) -> Self {
         Self {
             identifier,
             id,
@@ -301,18 +301,18 @@ impl Subject {
     }
 
     /// The subject's kind.
-    pub fn kind(&self) -> EntityKind {
+    pub(crate) fn kind(&self) -> EntityKind {
         self.identifier.kind()
     }
 
     /// The subject's organism.
-    pub fn organism(&self) -> Organism {
+    pub(crate) fn organism(&self) -> Organism {
         self.identifier.organism()
     }
 
     /// The query parameter that names this subject on `dataset`, or `None` when the
     /// data set cannot be queried by what is known of it.
-    pub fn param(&self, endpoint: Endpoint) -> Option<(&'static str, String)> {
+    pub(crate) fn param(&self, endpoint: Endpoint) -> Option<(&'static str, String)> {
         use Endpoint as E;
         use Identifier as I;
         let id = self.id.clone();
@@ -397,7 +397,7 @@ impl Subject {
     /// The keys the subject's side of an edge of `endpoint` may carry, to check edges
     /// involve it: its ID, and on protein data sets its proteins' Ensembl IDs. Empty
     /// only when the subject was queried by something edges do not carry (an rsID).
-    pub fn keys_for(&self, endpoint: Endpoint) -> Vec<String> {
+    pub(crate) fn keys_for(&self, endpoint: Endpoint) -> Vec<String> {
         if self.needs_symbol(endpoint) {
             return self.proteins.clone();
         }
@@ -416,7 +416,7 @@ impl Subject {
     }
 
     /// Whether the subject needs the gene symbol for `endpoint`.
-    pub fn needs_symbol(&self, endpoint: Endpoint) -> bool {
+    pub(crate) fn needs_symbol(&self, endpoint: Endpoint) -> bool {
         self.kind() == EntityKind::Gene
             && matches!(
                 endpoint,
@@ -427,7 +427,7 @@ impl Subject {
 
 /// What kind of entity, in which forms, a data set is queried by (for the hint when an
 /// entity cannot be used with any data set of a relationship).
-pub fn accepts(endpoint: Endpoint) -> &'static str {
+pub(crate) fn accepts(endpoint: Endpoint) -> &'static str {
     use Endpoint as E;
     match endpoint {
         E::GenesVariants
@@ -456,7 +456,7 @@ pub fn accepts(endpoint: Endpoint) -> &'static str {
 }
 
 /// The data sets of `relationship` that start from `kind`.
-pub fn datasets_for(kind: EntityKind, relationship: Relationship) -> Vec<&'static Dataset> {
+pub(crate) fn datasets_for(kind: EntityKind, relationship: Relationship) -> Vec<&'static Dataset> {
     DATASETS
         .iter()
         .filter(|d| d.from == kind)
@@ -465,7 +465,7 @@ pub fn datasets_for(kind: EntityKind, relationship: Relationship) -> Vec<&'stati
 }
 
 /// The relationships that have at least one data set from `kind`.
-pub fn relationships_for(kind: EntityKind) -> Vec<&'static str> {
+pub(crate) fn relationships_for(kind: EntityKind) -> Vec<&'static str> {
     Relationship::CONCRETE
         .iter()
         .filter(|r| {
@@ -478,7 +478,7 @@ pub fn relationships_for(kind: EntityKind) -> Vec<&'static str> {
 }
 
 /// The request for `dataset` from `subject` (filters added by the tool).
-pub fn request(dataset: &Dataset, subject: &Subject) -> Option<Request> {
+pub(crate) fn request(dataset: &Dataset, subject: &Subject) -> Option<Request> {
     let (name, value) = subject.param(dataset.endpoint)?;
     Some(
         Request::new(dataset.endpoint)
@@ -502,6 +502,7 @@ pub struct EntityRef {
 }
 
 /// One association, with its context.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Association {
     /// `regulatory`, `genetic`, `physical`, `functional` or `pharmacological`.
@@ -509,53 +510,38 @@ pub struct Association {
     /// The catalog's label (`eQTL`, `splice_QTL`, `GWAS`…), else its predicate.
     pub relationship_type: String,
     /// E.g. `modulates expression of`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub predicate: Option<String>,
     /// The entity queried.
     pub source_entity: EntityRef,
     /// The other end.
     pub target_entity: EntityRef,
     /// E.g. `EBI`, `ClinGen`, `OpenTargets`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// E.g. `eQTL`, `CRISPR screen`, `GWAS`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
     // From `p_value`, the GWAS edge's `p_val`, PharmGKB's study parameters, or
     // 10^-neg_log10_pvalue.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub p_value: Option<f64>,
     /// As the catalog states it.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub neg_log10_p_value: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub effect_size: Option<f64>,
     /// `effect_size`, `beta` or `log2FC`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub effect_size_measure: Option<String>,
     /// 0–1 (prediction score, interaction confidence).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
     /// Unbounded (QTLs, co-expression).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub z_score: Option<f64>,
     /// Fine-mapping PIP (QTLs).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub posterior_inclusion_probability: Option<f64>,
     /// `observed data` or `prediction`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence_class: Option<String>,
     /// Tissue or cell type (`biological_context`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tissue: Option<String>,
     /// E.g. `UBERON:0002046`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub biosample: Option<String>,
     /// Clinical significance, association or interaction type.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<String>,
     /// E.g. `GCST007841`, `QTS000015`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub study: Option<String>,
     /// `PMID:…`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -566,7 +552,7 @@ pub struct Association {
 
 /// Map an edge of `dataset` queried from `subject`. `None` when the edge's subject side
 /// names another entity (the upstream ignored a filter) or it has no other side.
-pub fn map_edge(dataset: &Dataset, subject: &Subject, edge: Edge) -> Option<Association> {
+pub(crate) fn map_edge(dataset: &Dataset, subject: &Subject, edge: Edge) -> Option<Association> {
     let keys = subject.keys_for(dataset.endpoint);
     let is_subject = |node: &NodeRef| keys.iter().any(|k| k.eq_ignore_ascii_case(&node.key));
     let (own, other, other_name) = sides(dataset.endpoint, &edge);

@@ -1,6 +1,7 @@
-//! The IGVF Catalog upstream: its configuration (CONTRACT §6), the endpoints this server
-//! calls with the query parameters each may receive, paging, and the mapping of the
-//! upstream's anticipated 400s. The only module that knows URLs and parameter names.
+//! The IGVF Catalog upstream: its description (politeness defaults, health check), the
+//! endpoints this server calls with the query parameters each may receive, paging, and
+//! the mapping of the upstream's anticipated 400s. The only module that knows URLs and
+//! parameter names.
 //!
 //! **Invariant:** a request carries only parameter names the production OpenAPI spec
 //! lists for its endpoint. The upstream silently drops unknown parameters and answers as
@@ -8,37 +9,37 @@
 //! name outside the endpoint's allow-list, and a unit test checks every allow-list
 //! against the embedded spec.
 
-use lifesciences_core::{ApiError, ConfigError, HttpClient, LifeSciencesClient, SourceConfig};
+use lifesciences_core::{
+    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Upstream,
+};
 use serde::de::DeserializeOwned;
 
 use crate::ids::Organism;
 use crate::models::{BadRequest, OneOrMany};
 use crate::spec::spec;
 
-/// The sources this server talks to, with their politeness defaults and the
-/// environment applied.
-pub fn source_configs() -> Result<Vec<SourceConfig>, ConfigError> {
-    Ok(vec![catalog_config()?.from_env()?])
-}
-
-/// The IGVF Catalog's configuration before the environment is applied.
-pub fn catalog_config() -> Result<SourceConfig, ConfigError> {
-    Ok(SourceConfig::new(
+/// The IGVF Catalog: 10 requests/s and 10 in flight, the standard retries; `health` is
+/// its own health check (`{"status": "ok"}`).
+static CATALOG: Upstream = Upstream {
+    about: "IGVF Catalog API",
+    health: HealthCheck {
+        path: "health",
+        query: &[],
+    },
+    ..Upstream::new(
         "IGVF Catalog",
         "IGVF_CATALOG",
         "https://api.catalogkg.igvf.org/api",
-    )?
-    .with_rate(10.0)
-    .with_max_concurrent(10))
-}
+    )
+};
 
 /// The largest region `/variants?region=` is documented to accept ("maximum length:
 /// 10kb", production spec description of `/variants`).
-pub const VARIANT_REGION_MAX_BP: u64 = 10_000;
+pub(crate) const VARIANT_REGION_MAX_BP: u64 = 10_000;
 
 /// The endpoints this server calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Endpoint {
+pub(crate) enum Endpoint {
     Genes,
     Transcripts,
     Proteins,
@@ -90,7 +91,7 @@ const PAGING: [&str; 2] = ["page", "limit"];
 impl Endpoint {
     /// Every endpoint, for the spec tests.
     #[cfg(test)]
-    pub const ALL: [Endpoint; 32] = [
+    pub(crate) const ALL: [Endpoint; 32] = [
         Self::Genes,
         Self::Transcripts,
         Self::Proteins,
@@ -126,7 +127,7 @@ impl Endpoint {
     ];
 
     /// The path under the base URL, without a leading slash (as in the spec).
-    pub fn path(self) -> &'static str {
+    pub(crate) fn path(self) -> &'static str {
         match self {
             Self::Genes => "genes",
             Self::Transcripts => "transcripts",
@@ -167,7 +168,7 @@ impl Endpoint {
     /// `MAX_PAGE_SIZE` (API notes, appendix) and the spec description's "can not exceed
     /// N". Asking for more is silently capped upstream, which would make a full page
     /// look like the last one, so pages are never requested larger than this.
-    pub fn page_cap(self) -> u32 {
+    pub(crate) fn page_cap(self) -> u32 {
         match self {
             Self::Genes
             | Self::Transcripts
@@ -204,12 +205,12 @@ impl Endpoint {
     }
 
     /// Whether the endpoint takes `limit` (only `/complexes` does not).
-    pub fn takes_limit(self) -> bool {
+    pub(crate) fn takes_limit(self) -> bool {
         self != Self::Complexes
     }
 
     /// The parameter names this server may send to the endpoint.
-    pub fn allowed(self) -> Vec<&'static str> {
+    pub(crate) fn allowed(self) -> Vec<&'static str> {
         let mut names: Vec<&'static str> = PAGING.to_vec();
         let extra: &[&[&'static str]] = match self {
             Self::Genes => &[&["gene_id", "hgnc_id", "entrez", "name", "region", "organism"]],
@@ -261,7 +262,7 @@ impl Endpoint {
 
     /// Whether the endpoint serves `organism` (from the spec's `organism` enum; an
     /// endpoint without the parameter is human-only).
-    pub fn serves(self, organism: Organism) -> bool {
+    pub(crate) fn serves(self, organism: Organism) -> bool {
         match organism {
             Organism::Human => true,
             Organism::Mouse => spec()
@@ -273,14 +274,14 @@ impl Endpoint {
 
     /// The values the spec accepts for `param` on this endpoint (empty: free text or
     /// no such parameter).
-    pub fn enum_values(self, param: &str) -> &'static [String] {
+    pub(crate) fn enum_values(self, param: &str) -> &'static [String] {
         spec().values(self.path(), param)
     }
 }
 
 /// One request to the catalog: an endpoint and its query (paging added per page).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Request {
+pub(crate) struct Request {
     endpoint: Endpoint,
     query: Vec<(&'static str, String)>,
     /// What the caller sent for the argument behind a parameter (a region as typed,
@@ -290,7 +291,7 @@ pub struct Request {
 
 impl Request {
     /// A request to `endpoint` with no parameters yet.
-    pub fn new(endpoint: Endpoint) -> Self {
+    pub(crate) fn new(endpoint: Endpoint) -> Self {
         Self {
             endpoint,
             query: Vec::new(),
@@ -301,7 +302,7 @@ impl Request {
     /// Record that parameter `name` carries the caller's argument `raw` (as sent, before
     /// normalising), so that a rejection of it echoes what the caller wrote.
     #[must_use]
-    pub fn input(mut self, name: &'static str, raw: impl Into<String>) -> Self {
+    pub(crate) fn input(mut self, name: &'static str, raw: impl Into<String>) -> Self {
         self.inputs.push((name, raw.into()));
         self
     }
@@ -319,7 +320,7 @@ impl Request {
     /// would drop it silently and answer unfiltered); the unit tests make this
     /// unreachable, the log line makes it visible if it ever is not.
     #[must_use]
-    pub fn param(mut self, name: &'static str, value: impl Into<String>) -> Self {
+    pub(crate) fn param(mut self, name: &'static str, value: impl Into<String>) -> Self {
         if self.endpoint.allowed().contains(&name) && name != "page" && name != "limit" {
             self.query.push((name, value.into()));
         } else {
@@ -335,7 +336,7 @@ impl Request {
     /// `organism=Mus musculus` when asked for mouse and the endpoint takes it; human is
     /// the upstream's default and is not sent.
     #[must_use]
-    pub fn organism(self, organism: Organism) -> Self {
+    pub(crate) fn organism(self, organism: Organism) -> Self {
         match organism {
             Organism::Human => self,
             Organism::Mouse => self.param("organism", organism.api_name()),
@@ -343,25 +344,25 @@ impl Request {
     }
 
     /// The endpoint.
-    pub fn endpoint(&self) -> Endpoint {
+    pub(crate) fn endpoint(&self) -> Endpoint {
         self.endpoint
     }
 
     /// The parameters set so far (paging excluded).
     #[cfg(test)]
-    pub fn query(&self) -> &[(&'static str, String)] {
+    pub(crate) fn query(&self) -> &[(&'static str, String)] {
         &self.query
     }
 
     /// Whether a parameter called `name` is set.
-    pub fn has(&self, name: &str) -> bool {
+    pub(crate) fn has(&self, name: &str) -> bool {
         self.query.iter().any(|(n, _)| *n == name)
     }
 }
 
 /// A list fetched from the catalog, and whether more rows exist beyond it.
 #[derive(Debug, Clone)]
-pub struct Fetched<T> {
+pub(crate) struct Fetched<T> {
     /// The rows, at most the number asked for.
     pub items: Vec<T>,
     /// True when the upstream has more rows than were asked for.
@@ -370,27 +371,24 @@ pub struct Fetched<T> {
 
 /// The IGVF Catalog client.
 #[derive(Debug, Clone)]
-pub struct IgvfClient {
+pub(crate) struct IgvfClient {
     http: HttpClient,
 }
 
 impl LifeSciencesClient for IgvfClient {
-    fn http(&self) -> &HttpClient {
-        &self.http
+    const UPSTREAM: &'static Upstream = &CATALOG;
+
+    fn new(http: HttpClient) -> Result<Self, ConfigError> {
+        Ok(Self { http })
     }
 }
 
 impl IgvfClient {
-    /// A client over `http` (built from [`source_configs`] or a test config).
-    pub fn new(http: HttpClient) -> Self {
-        Self { http }
-    }
-
     /// One page of `request`: `page` is 0-based, `limit` at most the endpoint's cap.
     /// A miss is `200 []`, or on by-ID lookups a 404 with trpc's `{"code": "NOT_FOUND"}`
     /// body (API notes B.3): both are an empty page. Any other 404 (a wrong base URL, a
     /// proxy's page) is an upstream error, not a miss.
-    pub async fn page<T>(
+    pub(crate) async fn page<T>(
         &self,
         request: &Request,
         page: u32,
@@ -411,7 +409,11 @@ impl IgvfClient {
         if endpoint.takes_limit() {
             query.push(("limit", &limit_text));
         }
-        match self.get_json::<OneOrMany<T>>(endpoint.path(), &query).await {
+        match self
+            .http
+            .get_json::<OneOrMany<T>>(endpoint.path(), &query)
+            .await
+        {
             Ok(rows) => Ok(rows.0),
             Err(e) if e.upstream_status() == Some(404) && is_trpc_not_found(&e) => Ok(Vec::new()),
             Err(e) if e.upstream_status() == Some(400) => Err(map_bad_request(e, request)),
@@ -422,7 +424,11 @@ impl IgvfClient {
     /// Up to `want` rows of `request`, paging with `page`/`limit` and stopping at a short
     /// page. One extra row is asked for when the page size allows, so `more` is exact;
     /// when `want` reaches the cap, a full last page counts as `more`.
-    pub async fn fetch<T>(&self, request: &Request, want: u32) -> Result<Fetched<T>, ApiError>
+    pub(crate) async fn fetch<T>(
+        &self,
+        request: &Request,
+        want: u32,
+    ) -> Result<Fetched<T>, ApiError>
     where
         T: DeserializeOwned + Send + 'static,
     {
@@ -531,7 +537,7 @@ fn map_bad_request(error: ApiError, request: &Request) -> ApiError {
 }
 
 /// `'a', 'b', 'c'`.
-pub fn quoted(values: &[String]) -> String {
+pub(crate) fn quoted(values: &[String]) -> String {
     values
         .iter()
         .map(|v| format!("'{v}'"))
@@ -614,11 +620,13 @@ mod tests {
     }
 
     #[test]
-    fn defaults_follow_the_contract() {
-        let c = catalog_config().unwrap();
+    fn the_defaults_are_the_documented_politeness() {
+        let c = lifesciences_core::Env::from_pairs(&[])
+            .source_config(&CATALOG)
+            .unwrap();
         assert_eq!(c.base_url.as_str(), "https://api.catalogkg.igvf.org/api");
         assert_eq!(c.rate_per_second, 10.0);
         assert_eq!(c.max_concurrent, 10);
-        assert_eq!(c.url_var(), "IGVF_CATALOG_API_URL");
+        assert_eq!(c.upstream.url_var(), "IGVF_CATALOG_API_URL");
     }
 }

@@ -19,27 +19,22 @@ use crate::models::{
 };
 
 /// A gene.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GeneEntity {
     /// Ensembl gene ID, unversioned.
     pub id: String,
     /// Gene symbol, e.g. `BRCA1`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
     /// `chr17` style (Ensembl says `17`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub chromosome: Option<String>,
     /// 0-based start (Ensembl's 1-based start is this + 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<u64>,
     /// Exclusive end (equals Ensembl's 1-based inclusive end).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<u64>,
     /// `+` or `-`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub strand: Option<String>,
     /// GENCODE gene type, e.g. `protein_coding`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gene_type: Option<String>,
     /// `Homo sapiens` or `Mus musculus`.
     pub organism: String,
@@ -54,57 +49,48 @@ pub struct GeneEntity {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub study_sets: Vec<String>,
     /// E.g. `GENCODE v43`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
 }
 
 /// A transcript.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct TranscriptEntity {
     /// Ensembl transcript ID, unversioned.
     pub id: String,
     /// GENCODE transcript type.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript_type: Option<String>,
     /// `chr20` style (Ensembl says `20`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub chromosome: Option<String>,
     /// 0-based start (Ensembl's 1-based start is this + 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<u64>,
     /// Exclusive end (equals Ensembl's 1-based inclusive end).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<u64>,
     /// `+` or `-`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub strand: Option<String>,
     /// The gene's Ensembl ID.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gene_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gene_symbol: Option<String>,
     /// MANE Select transcript of its gene.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub mane_select: Option<bool>,
     /// `Homo sapiens` or `Mus musculus`.
     pub organism: String,
     /// `GRCh38` or `GRCm39`.
     pub assembly: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
 }
 
 /// A protein.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ProteinEntity {
     /// Ensembl protein ID, unversioned.
     pub id: String,
     /// Gene symbol.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
     /// UniProt entry names, e.g. `CTCF_HUMAN`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -116,9 +102,7 @@ pub struct ProteinEntity {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub uniprot_ids: Vec<String>,
     /// MANE Select protein of its gene.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub mane_select: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub organism: Option<String>,
     #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
@@ -129,113 +113,96 @@ pub struct ProteinEntity {
 }
 
 /// A sequence variant.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct VariantEntity {
     /// The catalog's variant ID (the SPDI for human variants).
     pub id: String,
     /// `chr17` style (Ensembl says `17`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub chromosome: Option<String>,
     /// 0-based position, as in SPDI (1-based VCF/Ensembl position is this + 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<u64>,
-    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ref")]
     pub reference: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub alt: Option<String>,
     /// dbSNP rsIDs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rsids: Vec<String>,
     /// SPDI, e.g. `NC_000017.11:43057062:GGG:GGGG`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub spdi: Option<String>,
     /// Genomic HGVS.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hgvs: Option<String>,
     /// ClinGen allele ID.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ca_id: Option<String>,
     /// `Homo sapiens` or `Mus musculus`.
     pub organism: String,
     /// `GRCh38` or `GRCm39`.
     pub assembly: String,
     /// `coding` or `noncoding`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gencode_category: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub funseq_description: Option<String>,
     /// Allele frequencies, e.g. `gnomad_af_total`, `gnomad_af_nfe`, `bravo_af`.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub allele_frequencies: BTreeMap<String, f64>,
     /// E.g. `FAVOR`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
 }
 
 /// An ontology term: disease, phenotype, trait, GO term, tissue or cell type.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct OntologyTermEntity {
     /// The term as a CURIE, e.g. `MONDO:0009861`.
     pub id: String,
     /// The catalog's key, e.g. `MONDO_0009861`.
     pub term_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub synonyms: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// E.g. `MONDO`, `EFO`, `GO`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ontology: Option<String>,
     /// GO subontology.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub subontology: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uri: Option<String>,
     #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
 }
 
 /// A drug (PharmGKB chemical).
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DrugEntity {
     /// PharmGKB ID, e.g. `PA448497`.
     pub id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ontology_terms: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// PharmGKB page.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     #[schemars(with = "CrossReferencesSchema")]
     pub cross_references: CrossReferences,
 }
 
 /// A protein complex (EBI Complex Portal).
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ComplexEntity {
     /// Complex Portal ID, e.g. `CPX-11`.
     pub id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
     /// UniProt accessions with stoichiometry, e.g. `Q15796(3)`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub participants: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// E.g. `Homotrimer`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub complex_assembly: Option<String>,
     /// ECO evidence code.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence_code: Option<String>,
     /// Reactome IDs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -245,19 +212,16 @@ pub struct ComplexEntity {
 }
 
 /// A pathway (Reactome).
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct PathwayEntity {
     /// Reactome ID, e.g. `R-HSA-164843`.
     pub id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub organism: Option<String>,
     /// A disease pathway.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_in_disease: Option<bool>,
     /// A top-level pathway.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_top_level: Option<bool>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
@@ -271,7 +235,7 @@ pub struct PathwayEntity {
 /// The schema of `cross_references`, shared by every entity: the registry's keys, each
 /// a string or a list of strings. The registry's patterns are enforced when values are
 /// added (invalid ones are dropped), so they are not repeated to the reader.
-pub struct CrossReferencesSchema;
+pub(crate) struct CrossReferencesSchema;
 
 impl JsonSchema for CrossReferencesSchema {
     fn schema_name() -> Cow<'static, str> {
@@ -298,7 +262,7 @@ impl JsonSchema for CrossReferencesSchema {
 
 /// How many values a list in `cross_references` keeps (TP53's protein has over 200
 /// PDB structures).
-pub const XREF_LIST_MAX: usize = 10;
+pub(crate) const XREF_LIST_MAX: usize = 10;
 
 /// Any entity, tagged with `_type`. (Variants are undocumented on purpose: their
 /// structs' docs describe them, once.)
@@ -362,7 +326,7 @@ fn source_with_version(source: Option<String>, version: Option<String>) -> Optio
 }
 
 /// Map a gene record.
-pub fn gene(g: Gene) -> GeneEntity {
+pub(crate) fn gene(g: Gene) -> GeneEntity {
     let organism = organism_of(&g.id, g.organism.as_deref());
     let mut xrefs = CrossReferences::new();
     xrefs.add(XrefKey::EnsemblGene, &g.id);
@@ -396,7 +360,7 @@ pub fn gene(g: Gene) -> GeneEntity {
 }
 
 /// Map a transcript record. Quirk: the catalog's `gene_name` holds the gene's ENSG ID.
-pub fn transcript(t: Transcript) -> TranscriptEntity {
+pub(crate) fn transcript(t: Transcript) -> TranscriptEntity {
     let organism = organism_of(&t.id, None);
     let (gene_id, gene_symbol) = match t.gene_name {
         Some(g) if g.to_ascii_uppercase().starts_with("ENS") => (Some(g), None),
@@ -426,7 +390,7 @@ pub fn transcript(t: Transcript) -> TranscriptEntity {
 
 /// Map a protein record; its UniProt cross-references feed the registry, lists cut to
 /// [`XREF_LIST_MAX`] values with the full count in `cross_reference_counts`.
-pub fn protein(p: Protein) -> ProteinEntity {
+pub(crate) fn protein(p: Protein) -> ProteinEntity {
     let mut pairs: Vec<(XrefKey, &str)> = p
         .uniprot_ids
         .iter()
@@ -514,7 +478,7 @@ fn is_ensembl_transcript(id: &str) -> bool {
 
 /// Map a variant record; allele frequencies are the numeric `gnomad_af_*` and
 /// `bravo_af` annotations.
-pub fn variant(v: Variant) -> VariantEntity {
+pub(crate) fn variant(v: Variant) -> VariantEntity {
     let organism = organism_of("", v.organism.as_deref());
     let mut frequencies = BTreeMap::new();
     let mut gencode_category = None;
@@ -551,7 +515,7 @@ pub fn variant(v: Variant) -> VariantEntity {
 }
 
 /// Map an ontology term.
-pub fn ontology_term(t: OntologyTerm) -> OntologyTermEntity {
+pub(crate) fn ontology_term(t: OntologyTerm) -> OntologyTermEntity {
     let term_id = t.term_id.unwrap_or_default();
     let mut xrefs = CrossReferences::new();
     let prefix = term_id.split('_').next().unwrap_or_default();
@@ -581,7 +545,7 @@ pub fn ontology_term(t: OntologyTerm) -> OntologyTermEntity {
 }
 
 /// Map a drug.
-pub fn drug(d: Drug) -> DrugEntity {
+pub(crate) fn drug(d: Drug) -> DrugEntity {
     DrugEntity {
         id: d.id,
         name: d.name,
@@ -593,7 +557,7 @@ pub fn drug(d: Drug) -> DrugEntity {
 }
 
 /// Map a complex; participants' accessions (`Q15796(3)` → `Q15796`) go to `uniprot`.
-pub fn complex(c: Complex) -> ComplexEntity {
+pub(crate) fn complex(c: Complex) -> ComplexEntity {
     let mut xrefs = CrossReferences::new();
     for m in &c.molecules {
         let accession = m.split('(').next().unwrap_or_default();
@@ -613,7 +577,7 @@ pub fn complex(c: Complex) -> ComplexEntity {
 }
 
 /// Map a pathway.
-pub fn pathway(p: Pathway) -> PathwayEntity {
+pub(crate) fn pathway(p: Pathway) -> PathwayEntity {
     PathwayEntity {
         id: p.id,
         name: p.name,

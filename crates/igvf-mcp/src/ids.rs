@@ -326,7 +326,7 @@ impl Identifier {
 }
 
 /// The ontology term `MONDO_0007254` in CURIE form, `MONDO:0007254`.
-pub fn ontology_curie(term_id: &str) -> String {
+pub(crate) fn ontology_curie(term_id: &str) -> String {
     match term_id.split_once('_') {
         Some((prefix, local)) if !prefix.is_empty() && !local.is_empty() => {
             format!("{prefix}:{local}")
@@ -337,7 +337,7 @@ pub fn ontology_curie(term_id: &str) -> String {
 
 /// One row of the detection table.
 #[derive(Debug, Clone, Copy)]
-pub struct IdForm {
+pub(crate) struct IdForm {
     /// The form, in words.
     pub form: &'static str,
     /// An example that [`detect`] recognises without a hint.
@@ -349,7 +349,7 @@ pub struct IdForm {
 }
 
 /// The detection table, in the order [`detect`] tries the forms.
-pub const FORMS: &[IdForm] = &[
+pub(crate) const FORMS: &[IdForm] = &[
     IdForm {
         form: "Ensembl gene ID",
         example: "ENSG00000012048",
@@ -534,7 +534,7 @@ const PATTERNS: [&Pattern; 15] = [
 /// Detect what `raw` identifies. `hint` restricts detection to one kind and lets names
 /// (drug, disease, complex, pathway, protein) be looked up; without it, unrecognisable
 /// input is `UNRESOLVED_ENTITY` listing the recognised forms.
-pub fn detect(raw: &str, hint: Option<Hint>) -> Result<Identifier, ApiError> {
+pub(crate) fn detect(raw: &str, hint: Option<Hint>) -> Result<Identifier, ApiError> {
     let text = raw.trim().trim_matches(|c| c == '"' || c == '\'').trim();
     if text.is_empty() {
         return Err(unrecognised(raw, "An empty identifier names nothing."));
@@ -741,7 +741,7 @@ fn with_hint(
 }
 
 /// The accepted forms of one kind, with examples, for hints.
-pub fn forms_of(kind: EntityKind) -> String {
+pub(crate) fn forms_of(kind: EntityKind) -> String {
     let mut forms: Vec<String> = FORMS
         .iter()
         .filter(|f| f.kind == kind)

@@ -20,5 +20,4 @@ mod server;
 pub mod spec;
 mod tools;
 
-pub use client::{catalog_config, source_configs};
 pub use server::IgvfServer;

@@ -94,7 +94,7 @@ pub struct Found {
 const LOOKUP_ROWS: u32 = 25;
 
 /// The request that looks `id` up.
-pub fn request_for(id: &Identifier) -> Request {
+pub(crate) fn request_for(id: &Identifier) -> Request {
     let organism = id.organism();
     match id {
         Identifier::EnsemblGene { id, .. } => Request::new(Endpoint::Genes)
@@ -142,7 +142,11 @@ pub fn request_for(id: &Identifier) -> Request {
 
 /// Look `id` up with one upstream request. `raw` is what the caller sent, echoed as
 /// `invalid_input` on a miss.
-pub async fn lookup(client: &IgvfClient, id: &Identifier, raw: &str) -> Result<Found, ApiError> {
+pub(crate) async fn lookup(
+    client: &IgvfClient,
+    id: &Identifier,
+    raw: &str,
+) -> Result<Found, ApiError> {
     lookup_rows(client, id, raw, LOOKUP_ROWS).await
 }
 
@@ -169,7 +173,10 @@ async fn lookup_rows(
 /// The Ensembl protein IDs of the gene with symbol `symbol`: every `/proteins` record
 /// whose name is exactly the symbol (all isoforms, up to the endpoint's page cap).
 /// Empty when the catalog has none (a non-coding gene).
-pub async fn gene_proteins(client: &IgvfClient, symbol: &str) -> Result<Vec<String>, ApiError> {
+pub(crate) async fn gene_proteins(
+    client: &IgvfClient,
+    symbol: &str,
+) -> Result<Vec<String>, ApiError> {
     let id = Identifier::ProteinSymbol(symbol.to_owned());
     let cap = Endpoint::Proteins.page_cap();
     match lookup_rows(client, &id, symbol, cap).await {
@@ -198,7 +205,7 @@ where
 
 /// Keep the records that carry `id`; pick the best; explain a miss (echoing `raw`, what
 /// the caller sent).
-pub fn select(id: &Identifier, records: Vec<Record>, raw: &str) -> Result<Found, ApiError> {
+pub(crate) fn select(id: &Identifier, records: Vec<Record>, raw: &str) -> Result<Found, ApiError> {
     let total = records.len();
     let (mut exact, rest): (Vec<Record>, Vec<Record>) =
         records.into_iter().partition(|r| matches_exactly(id, r));

@@ -17,16 +17,16 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 /// Lenient field deserializers: they never fail on an odd value, they drop it.
-pub mod lenient {
+pub(crate) mod lenient {
     use super::*;
 
     /// A number, or a numeric string; anything else is `None`.
-    pub fn f64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    pub(crate) fn f64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
         Ok(as_f64(&Value::deserialize(d)?))
     }
 
     /// A non-negative integer (or a whole float, or a numeric string).
-    pub fn u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    pub(crate) fn u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
         Ok(match Value::deserialize(d)? {
             Value::Number(n) => n.as_u64().or_else(|| {
                 n.as_f64()
@@ -39,12 +39,12 @@ pub mod lenient {
     }
 
     /// A string (numbers and booleans as text); empty strings and `null` are `None`.
-    pub fn string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    pub(crate) fn string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
         Ok(as_string(&Value::deserialize(d)?))
     }
 
     /// A list of strings: an array (nulls dropped), a single string, or `null`.
-    pub fn strings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    pub(crate) fn strings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
         Ok(match Value::deserialize(d)? {
             Value::Array(items) => items.iter().filter_map(as_string).collect(),
             other => as_string(&other).into_iter().collect(),
@@ -52,7 +52,7 @@ pub mod lenient {
     }
 
     /// A boolean, or the strings `true`/`false`.
-    pub fn bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    pub(crate) fn bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
         Ok(match Value::deserialize(d)? {
             Value::Bool(b) => Some(b),
             Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
@@ -85,7 +85,7 @@ pub mod lenient {
 
 /// A response that is an array of `T`, or a single `T` (older by-ID lookups), or `null`.
 #[derive(Debug, Clone)]
-pub struct OneOrMany<T>(pub Vec<T>);
+pub(crate) struct OneOrMany<T>(pub Vec<T>);
 
 impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for OneOrMany<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -105,7 +105,7 @@ impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for OneOrMany<T> {
 
 /// A linked node: `"genes/ENSG00000054654"` (verbose=false) or an object (verbose=true).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct NodeRef {
+pub(crate) struct NodeRef {
     /// The collection, e.g. `genes`, `variants`, `ontology_terms`, when known.
     pub collection: Option<String>,
     /// The node key, e.g. `ENSG00000054654` or `NC_000014.9:64214129:A:G`.
@@ -116,7 +116,7 @@ pub struct NodeRef {
 
 impl NodeRef {
     /// Parse `"<collection>/<key>"` (or a bare key).
-    pub fn from_text(text: &str) -> Option<Self> {
+    pub(crate) fn from_text(text: &str) -> Option<Self> {
         let text = text.trim();
         if text.is_empty() {
             return None;
@@ -396,7 +396,7 @@ pub struct Pathway {
 
 /// A genomic (regulatory) element (`/genomic-elements`).
 #[derive(Debug, Clone, Deserialize)]
-pub struct GenomicElement {
+pub(crate) struct GenomicElement {
     #[serde(default, deserialize_with = "lenient::string")]
     pub chr: Option<String>,
     #[serde(default, deserialize_with = "lenient::u64")]
@@ -419,7 +419,7 @@ pub struct GenomicElement {
 
 /// One PharmGKB study parameter set (its p-value key is `p-value`).
 #[derive(Debug, Clone, Deserialize)]
-pub struct StudyParameters {
+pub(crate) struct StudyParameters {
     #[serde(rename = "p-value", default, deserialize_with = "lenient::f64")]
     pub p_value: Option<f64>,
 }
@@ -428,7 +428,7 @@ pub struct StudyParameters {
 /// (each endpoint fills a subset). Field names from the spec's output schemas and the
 /// recorded responses.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct Edge {
+pub(crate) struct Edge {
     // Linked nodes (strings with verbose=false, objects with verbose=true).
     #[serde(default, deserialize_with = "node")]
     pub gene: Option<NodeRef>,
@@ -567,7 +567,7 @@ fn study_parameters<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<StudyParamete
 impl Edge {
     /// The p-value, from whichever field this edge uses (`p_value`, `p_val`,
     /// `study_parameters[].p-value`, or derived from `neg_log10_pvalue`).
-    pub fn p_value(&self) -> Option<f64> {
+    pub(crate) fn p_value(&self) -> Option<f64> {
         self.p_value
             .or(self.p_val)
             .or_else(|| {
@@ -580,7 +580,7 @@ impl Edge {
     }
 
     /// The effect size and what it measures (`effect_size`, `beta`, `log2FC`).
-    pub fn effect(&self) -> Option<(f64, &'static str)> {
+    pub(crate) fn effect(&self) -> Option<(f64, &'static str)> {
         self.effect_size
             .map(|v| (v, "effect_size"))
             .or(self.beta.map(|v| (v, "beta")))
@@ -591,7 +591,7 @@ impl Edge {
 
 /// A linkage-disequilibrium edge (`/variants/variant-ld`, TopLD).
 #[derive(Debug, Clone, Deserialize)]
-pub struct LdEdge {
+pub(crate) struct LdEdge {
     #[serde(default, deserialize_with = "lenient::string")]
     pub ancestry: Option<String>,
     #[serde(default, deserialize_with = "lenient::f64")]
@@ -624,7 +624,7 @@ pub struct LdEdge {
 /// The body of a 400 from the upstream (trpc-openapi): a message, and zod issues for
 /// schema failures.
 #[derive(Debug, Clone, Deserialize)]
-pub struct BadRequest {
+pub(crate) struct BadRequest {
     #[serde(default)]
     pub message: String,
     #[serde(default)]
@@ -633,7 +633,7 @@ pub struct BadRequest {
 
 /// One zod validation issue.
 #[derive(Debug, Clone, Deserialize)]
-pub struct ZodIssue {
+pub(crate) struct ZodIssue {
     #[serde(default)]
     pub code: String,
     #[serde(default, deserialize_with = "lenient::strings")]

@@ -15,7 +15,7 @@ use crate::ids::Organism;
 /// A parsed region: chromosome name without `chr`, 0-based half-open coordinates (the
 /// catalog's convention; Ensembl's REST server is 1-based inclusive).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Region {
+pub(crate) struct Region {
     /// `1`…`22`, `X`, `Y`, `M` (mouse: `1`…`19`, `X`, `Y`, `M`).
     pub chromosome: String,
     /// First base (0-based, inclusive).
@@ -29,23 +29,23 @@ const MAX_POSITION: u64 = 1_000_000_000;
 
 impl Region {
     /// The span in base pairs.
-    pub fn span(&self) -> u64 {
+    pub(crate) fn span(&self) -> u64 {
         self.end - self.start
     }
 
     /// Whether `[start, end)` on `chromosome` overlaps this region. `chr` may carry the
     /// `chr` prefix.
-    pub fn overlaps(&self, chr: &str, start: u64, end: u64) -> bool {
+    pub(crate) fn overlaps(&self, chr: &str, start: u64, end: u64) -> bool {
         same_chromosome(&self.chromosome, chr) && start < self.end && end > self.start
     }
 
     /// Whether the 0-based position `pos` lies inside.
-    pub fn contains(&self, chr: &str, pos: u64) -> bool {
+    pub(crate) fn contains(&self, chr: &str, pos: u64) -> bool {
         same_chromosome(&self.chromosome, chr) && pos >= self.start && pos < self.end
     }
 
     /// Parse `raw` for `organism` (which decides the valid chromosomes).
-    pub fn parse(raw: &str, organism: Organism) -> Result<Self, ApiError> {
+    pub(crate) fn parse(raw: &str, organism: Organism) -> Result<Self, ApiError> {
         let compact: String = raw
             .chars()
             .filter(|c| !c.is_whitespace() && *c != ',' && *c != '_')

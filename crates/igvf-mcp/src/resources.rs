@@ -2,67 +2,49 @@
 //! output types so they never drift), the identifier guide (written from the detection
 //! table) and example queries.
 
-use lifesciences_core::schemars;
+use lifesciences_core::{StaticResource, schemars};
 
 use crate::entities::{GeneEntity, VariantEntity};
 use crate::ids::FORMS;
 
-/// A resource this server serves.
-#[derive(Debug, Clone, Copy)]
-pub struct ResourceSpec {
-    /// Its URI.
-    pub uri: &'static str,
-    /// Short name.
-    pub name: &'static str,
-    /// Title.
-    pub title: &'static str,
-    /// What it holds.
-    pub description: &'static str,
-    /// MIME type.
-    pub mime_type: &'static str,
-}
-
 /// Every resource, in listing order.
-pub const RESOURCES: [ResourceSpec; 4] = [
-    ResourceSpec {
+pub(crate) const RESOURCES: &[StaticResource] = &[
+    StaticResource {
         uri: "igvf://schemas/gene",
         name: "gene-schema",
         title: "Gene entity schema",
         description: "JSON Schema of a gene as igvf_get_entity returns it, with field descriptions",
         mime_type: "application/schema+json",
+        text: schema::<GeneEntity>,
     },
-    ResourceSpec {
+    StaticResource {
         uri: "igvf://schemas/variant",
         name: "variant-schema",
         title: "Variant entity schema",
         description: "JSON Schema of a variant as igvf_get_entity returns it, with field descriptions",
         mime_type: "application/schema+json",
+        text: schema::<VariantEntity>,
     },
-    ResourceSpec {
+    StaticResource {
         uri: "igvf://guide/identifiers",
         name: "identifier-guide",
         title: "Identifier guide",
         description: "Every identifier form the tools detect, with examples, and how ambiguities are settled",
         mime_type: "text/markdown",
+        text: identifier_guide,
     },
-    ResourceSpec {
+    StaticResource {
         uri: "igvf://examples/queries",
         name: "example-queries",
         title: "Example queries",
         description: "Worked tool calls for common questions (gene lookup, region, regulation, variant IDs, LD)",
         mime_type: "text/markdown",
+        text: examples,
     },
 ];
 
-/// The text of the resource at `uri`, or `None` for an unknown URI.
-pub fn read(uri: &str) -> Option<String> {
-    match uri {
-        "igvf://schemas/gene" => Some(schema::<GeneEntity>()),
-        "igvf://schemas/variant" => Some(schema::<VariantEntity>()),
-        "igvf://guide/identifiers" => Some(identifier_guide()),
-        "igvf://examples/queries" => Some(EXAMPLES.to_owned()),
-        _ => None,
-    }
+fn examples() -> String {
+    EXAMPLES.to_owned()
 }
 
 fn schema<T: schemars::JsonSchema>() -> String {
@@ -135,6 +117,10 @@ data sets accept.\n";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn read(uri: &str) -> Option<String> {
+        RESOURCES.iter().find(|r| r.uri == uri).map(|r| (r.text)())
+    }
 
     #[test]
     fn every_resource_reads_and_unknown_ones_do_not() {

@@ -1,15 +1,17 @@
-//! The command line every server binary shares (CONTRACT §2):
+//! The command line every server binary shares:
 //!
 //! ```text
 //! <bin>                              serve MCP over stdio (what MCP clients launch)
 //! <bin> serve [--http ADDR]          stdio, or Streamable HTTP at http://ADDR/mcp (+ GET /health)
 //! <bin> tools [--json]               list the tools
 //! <bin> call TOOL [JSON | k=v ...]   call one tool once, print its result as JSON
+//! <bin> check                        probe every upstream the server uses
 //! <bin> --help | --version
 //! ```
 //!
 //! `call` exits 0 on success, 1 when the tool returned an error envelope (printed), 2 on a
-//! usage error. A server's `main.rs` is one line: `lifesciences_core::cli::main::<Server>()`.
+//! usage error; `check` exits 0 when every upstream answered, 1 otherwise. A server's
+//! `main.rs` is one line: `lifesciences_core::cli::main::<Server>()`.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -20,8 +22,10 @@ use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use serde_json::{Map, Value};
 
-use crate::client::ConfigError;
-use crate::serve::{self, HttpOptions, McpServer};
+use crate::client::Env;
+use crate::http::Probe;
+use crate::serve::{self, HttpOptions};
+use crate::server::{self as shape, McpServer, Served};
 
 /// Exit code: the tool returned an error envelope.
 pub const EXIT_TOOL_ERROR: u8 = 1;
@@ -64,6 +68,10 @@ enum Command {
         #[arg(value_name = "JSON | KEY=VALUE", allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Check that every upstream this server uses answers: per upstream, the URL, whether
+    /// it is reachable (or why not: DNS, TLS, proxy, HTTP status) and how fast. Exit 0
+    /// when all are reachable, 1 otherwise.
+    Check,
 }
 
 impl Command {
@@ -97,22 +105,22 @@ pub fn main<S: McpServer>() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let code = runtime.block_on(execute::<S>(cli, S::from_env, &mut stdout));
+    let code = runtime.block_on(execute::<S>(cli, Env::process(), &mut stdout));
     // The stdin reader of stdio mode is a blocking read that never ends while the client
     // keeps the pipe open: after a signal, do not wait for it.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     code
 }
 
-/// Parse and run a command line with a given server factory, writing what the user sees
-/// to `out`. `main` uses the process's arguments and stdout; tests use this directly.
+/// Parse and run a command line in `env`, writing what the user sees to `out`. `main`
+/// uses the process's arguments, environment and stdout; tests use this directly.
 pub async fn run<S: McpServer>(
     args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
-    build: impl FnOnce() -> Result<S, ConfigError>,
+    env: Env,
     out: &mut (dyn Write + Send),
 ) -> ExitCode {
     match parse::<S>(args, out) {
-        Ok(cli) => execute::<S>(cli, build, out).await,
+        Ok(cli) => execute::<S>(cli, env, out).await,
         Err(code) => code,
     }
 }
@@ -129,6 +137,7 @@ fn parse<S: McpServer>(
         .after_help(
             "Without a command, serves MCP over stdio (what MCP clients launch).\n\
              Configuration is read from environment variables; see the README.\n\
+             If a client says it cannot connect, run the `check` command.\n\
              Logs go to stderr; set RUST_LOG (e.g. RUST_LOG=debug) for more.",
         );
     let parsed = command
@@ -149,15 +158,11 @@ fn parse<S: McpServer>(
     })
 }
 
-async fn execute<S: McpServer>(
-    cli: Cli,
-    build: impl FnOnce() -> Result<S, ConfigError>,
-    out: &mut (dyn Write + Send),
-) -> ExitCode {
+async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send)) -> ExitCode {
     if let Some(Command::Tools { json }) = &cli.command {
         return list_tools::<S>(*json, out);
     }
-    let server = match build() {
+    let server = match S::from_env(&env) {
         Ok(server) => server,
         Err(e) => {
             eprint_line(&format!("{}: configuration error: {e}", S::NAME));
@@ -175,6 +180,7 @@ async fn execute<S: McpServer>(
             serve::serve_http(server, options).await
         }
         Some(Command::Call { tool, args }) => return call::<S>(server, &tool, &args, out).await,
+        Some(Command::Check) => return check::<S>(&env, out).await,
         Some(Command::Tools { .. }) => Ok(()),
     };
     match outcome {
@@ -187,7 +193,7 @@ async fn execute<S: McpServer>(
 }
 
 fn list_tools<S: McpServer>(json: bool, out: &mut dyn Write) -> ExitCode {
-    let tools = S::tools();
+    let tools = shape::tools::<S>();
     let written = if json {
         serde_json::to_string_pretty(&tools)
             .map_err(std::io::Error::other)
@@ -218,7 +224,7 @@ async fn call<S: McpServer>(
     raw_args: &[String],
     out: &mut (dyn Write + Send),
 ) -> ExitCode {
-    let tools = S::tools();
+    let tools = shape::tools::<S>();
     let Some(tool) = tools.iter().find(|t| t.name == tool_name) else {
         let names: Vec<_> = tools.iter().map(|t| t.name.as_ref()).collect();
         eprint_line(&format!(
@@ -258,6 +264,46 @@ async fn call<S: McpServer>(
     }
 }
 
+/// Probe every upstream the server was built with, in parallel, and print one line each.
+async fn check<S: McpServer>(env: &Env, out: &mut (dyn Write + Send)) -> ExitCode {
+    let clients = env.built();
+    let probes: Vec<Probe> =
+        futures::future::join_all(clients.iter().map(|client| client.probe())).await;
+    let width = probes.iter().map(|p| p.source.len()).max().unwrap_or(0);
+    let mut lines = vec![format!(
+        "{} {}: checking {} upstream(s)",
+        S::NAME,
+        S::VERSION,
+        probes.len()
+    )];
+    for probe in &probes {
+        let millis = probe.latency.as_millis();
+        let verdict = match &probe.outcome {
+            Ok(status) => format!("reachable (HTTP {status}) in {millis} ms"),
+            Err(reason) => format!("NOT reachable after {millis} ms: {reason}"),
+        };
+        lines.push(format!(
+            "  {:width$}  {}\n  {:width$}  {verdict}",
+            probe.source, probe.url, ""
+        ));
+    }
+    let failed = probes.iter().filter(|p| p.outcome.is_err()).count();
+    lines.push(if failed == 0 {
+        "All upstreams are reachable.".to_owned()
+    } else {
+        format!(
+            "{failed} of {} upstream(s) not reachable. Check the network and any proxy \
+             (HTTPS_PROXY), and the <SOURCE>_API_URL variables; MCP clients pass only the \
+             variables of their `env` block to a server.",
+            probes.len()
+        )
+    });
+    if writeln!(out, "{}", lines.join("\n")).is_err() || failed > 0 {
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
 /// Run one tool call through a real in-process MCP session, so `call` sees exactly what a
 /// client would.
 async fn call_in_process<S: McpServer>(
@@ -269,7 +315,7 @@ async fn call_in_process<S: McpServer>(
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     let (server_read, server_write) = tokio::io::split(server_io);
     let server_task = tokio::spawn(serve::serve_io(
-        server,
+        Served::new(server),
         server_read,
         server_write,
         futures::future::pending(),

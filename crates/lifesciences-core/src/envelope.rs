@@ -59,6 +59,7 @@ pub struct ErrorEnvelope {
 }
 
 /// The body of an [`ErrorEnvelope`].
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorBody {
     /// Stable machine-readable code.
@@ -68,10 +69,10 @@ pub struct ErrorBody {
     /// The next step that is likely to work.
     pub recovery_hint: String,
     /// Exactly what the caller sent for the offending argument.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub invalid_input: Option<String>,
     /// Seconds to wait before retrying (RATE_LIMITED only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub retry_after_secs: Option<u64>,
     /// Close matches the caller may have meant (ENTITY_NOT_FOUND, when cheap to find).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

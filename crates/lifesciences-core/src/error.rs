@@ -12,7 +12,6 @@ use rmcp::{
     handler::server::tool::IntoCallToolResult,
     model::{CallToolResponse, CallToolResult},
 };
-use serde::Serialize;
 
 use crate::envelope::{ErrorBody, ErrorCode, ErrorEnvelope};
 
@@ -32,14 +31,20 @@ pub struct Guidance {
     pub suggestions: Vec<String>,
 }
 
-/// Why an upstream call failed after the retries allowed.
+/// Why an upstream request failed: what the retry loop decides on, and what an
+/// `UPSTREAM_ERROR` reports once no more attempts will be made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UpstreamFailure {
-    /// A non-success HTTP status. `body` is a short excerpt of what the upstream said.
-    Status { status: u16, body: String },
+    /// A non-success HTTP status. `body` is an excerpt of what the upstream said;
+    /// `retry_after` is its `Retry-After`, when it sent one.
+    Status {
+        status: u16,
+        body: String,
+        retry_after: Option<Duration>,
+    },
     /// No complete answer within the per-request timeout.
     Timeout { after: Duration },
-    /// The connection could not be made (refused, DNS, TLS).
+    /// The connection could not be made (refused, DNS, TLS, proxy).
     Connect { detail: String },
     /// The connection broke while sending or receiving.
     Transport { detail: String },
@@ -47,6 +52,47 @@ pub enum UpstreamFailure {
     TooLarge { limit: u64 },
     /// The body was not the JSON we expected; `path` is where decoding failed.
     Decode { path: String, detail: String },
+}
+
+impl UpstreamFailure {
+    /// A failure of the HTTP client itself: timeout, connection, or transfer.
+    pub(crate) fn from_reqwest(error: &reqwest::Error, timeout: Duration) -> Self {
+        if error.is_timeout() {
+            return Self::Timeout { after: timeout };
+        }
+        // The chain carries the useful part ("connection refused", "dns error").
+        let mut detail = error.to_string();
+        let mut source = std::error::Error::source(error);
+        while let Some(inner) = source {
+            detail.push_str(": ");
+            detail.push_str(&inner.to_string());
+            source = inner.source();
+        }
+        if error.is_connect() {
+            Self::Connect { detail }
+        } else {
+            Self::Transport { detail }
+        }
+    }
+
+    /// Whether the upstream as a whole was unwell, so another attempt may succeed: a
+    /// timeout, no connection, a broken transfer, 429, 500, 502, 503 or 504. Another 4xx,
+    /// an oversized or an unreadable body concern this request and are never retried.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            Self::Status { status, .. } => matches!(status, 429 | 500 | 502 | 503 | 504),
+            Self::Timeout { .. } | Self::Connect { .. } | Self::Transport { .. } => true,
+            Self::TooLarge { .. } | Self::Decode { .. } => false,
+        }
+    }
+
+    /// The wait the upstream asked for, if any.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::Status { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
 }
 
 /// The only error type source clients and tools return.
@@ -176,22 +222,36 @@ impl ApiError {
         }
     }
 
-    /// Whether the upstream as a whole was unwell (a timeout, no connection, a broken
-    /// transfer, 429, 500, 502, 503 or 504): the failures core retries, as opposed to a
-    /// problem with this request (another 4xx, an oversized or unreadable body) or with
-    /// the caller's input. Source clients use it to decide that an optional upstream is
-    /// down, not merely unhelpful about one record.
+    /// Whether the upstream as a whole was unwell (see [`UpstreamFailure::is_transient`];
+    /// a `RATE_LIMITED` counts), as opposed to a problem with this request or with the
+    /// caller's input. Source clients use it to decide that an optional upstream is down,
+    /// not merely unhelpful about one record.
     pub fn is_transient(&self) -> bool {
         match self {
             Self::RateLimited { .. } => true,
-            Self::Upstream { failure, .. } => match failure {
-                UpstreamFailure::Timeout { .. }
-                | UpstreamFailure::Connect { .. }
-                | UpstreamFailure::Transport { .. } => true,
-                UpstreamFailure::Status { status, .. } => is_transient_status(*status),
-                UpstreamFailure::TooLarge { .. } | UpstreamFailure::Decode { .. } => false,
-            },
+            Self::Upstream { failure, .. } => failure.is_transient(),
             _ => false,
+        }
+    }
+
+    /// The error a caller sees once no more attempts will be made: a 429 is
+    /// `RATE_LIMITED` with the wait asked for (5 s when none was), anything else
+    /// `UPSTREAM_ERROR`.
+    pub fn from_failure(upstream: &str, failure: UpstreamFailure, attempts: u32) -> Self {
+        match failure {
+            UpstreamFailure::Status {
+                status: 429,
+                retry_after,
+                ..
+            } => Self::RateLimited {
+                upstream: upstream.to_owned(),
+                retry_after: retry_after.unwrap_or(Duration::from_secs(5)),
+            },
+            failure => Self::Upstream {
+                upstream: upstream.to_owned(),
+                failure,
+                attempts,
+            },
         }
     }
 
@@ -304,11 +364,11 @@ fn describe_upstream(upstream: &str, failure: &UpstreamFailure, attempts: u32) -
          do not depend on {upstream} still work."
     );
     match failure {
-        UpstreamFailure::Status { status, body } if *status >= 500 => (
+        UpstreamFailure::Status { status, body, .. } if *status >= 500 => (
             format!("{upstream} answered HTTP {status}{tries}{}.", excerpt(body)),
             retry_later,
         ),
-        UpstreamFailure::Status { status, body } => (
+        UpstreamFailure::Status { status, body, .. } => (
             format!(
                 "{upstream} rejected the request with HTTP {status}{}.",
                 excerpt(body)
@@ -386,32 +446,6 @@ impl IntoCallToolResult for ApiError {
     }
 }
 
-/// Turns a tool's outcome into the result an agent receives: success gives
-/// `structuredContent` plus the same JSON as text; an error gives `isError: true` with
-/// the `ErrorEnvelope`.
-pub fn tool_result<T: Serialize>(outcome: Result<T, ApiError>) -> CallToolResult {
-    match outcome {
-        Ok(value) => match serde_json::to_value(value) {
-            Ok(json) => CallToolResult::structured(json),
-            Err(e) => ApiError::Upstream {
-                upstream: "this server".into(),
-                failure: UpstreamFailure::Decode {
-                    path: ".".into(),
-                    detail: e.to_string(),
-                },
-                attempts: 1,
-            }
-            .to_call_tool_result(),
-        },
-        Err(error) => error.to_call_tool_result(),
-    }
-}
-
-/// The statuses that say "the upstream is unwell, try again": 429, 500, 502, 503, 504.
-pub(crate) fn is_transient_status(status: u16) -> bool {
-    matches!(status, 429 | 500 | 502 | 503 | 504)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,6 +465,7 @@ mod tests {
                 UpstreamFailure::Status {
                     status,
                     body: String::new(),
+                    retry_after: None,
                 },
                 1,
             )
@@ -490,6 +525,46 @@ mod tests {
     }
 
     #[test]
+    fn a_persistent_429_becomes_rate_limited_with_the_wait() {
+        let failure = |retry_after| UpstreamFailure::Status {
+            status: 429,
+            body: "You have exceeded your limit".into(),
+            retry_after,
+        };
+        assert_eq!(
+            ApiError::from_failure("Ensembl", failure(Some(Duration::from_secs(40))), 1),
+            ApiError::RateLimited {
+                upstream: "Ensembl".into(),
+                retry_after: Duration::from_secs(40)
+            }
+        );
+        assert_eq!(
+            ApiError::from_failure("Ensembl", failure(None), 4),
+            ApiError::RateLimited {
+                upstream: "Ensembl".into(),
+                retry_after: Duration::from_secs(5)
+            }
+        );
+        let unavailable = UpstreamFailure::Status {
+            status: 503,
+            body: String::new(),
+            retry_after: None,
+        };
+        assert_eq!(
+            ApiError::from_failure("Ensembl", unavailable.clone(), 4),
+            upstream_named("Ensembl", unavailable, 4)
+        );
+    }
+
+    fn upstream_named(name: &str, failure: UpstreamFailure, attempts: u32) -> ApiError {
+        ApiError::Upstream {
+            upstream: name.into(),
+            failure,
+            attempts,
+        }
+    }
+
+    #[test]
     fn rate_limited_rounds_up_and_never_says_zero() {
         let e = ApiError::RateLimited {
             upstream: "Ensembl".into(),
@@ -512,6 +587,7 @@ mod tests {
                 UpstreamFailure::Status {
                     status: 503,
                     body: "Service Unavailable".into(),
+                    retry_after: None,
                 },
                 4,
             ),
@@ -554,15 +630,9 @@ mod tests {
     }
 
     #[test]
-    fn tool_result_marks_errors_and_keeps_structured_content() {
-        let ok = tool_result::<serde_json::Value>(Ok(serde_json::json!({"id": "X"})));
-        assert_eq!(ok.is_error, Some(false));
-        assert_eq!(ok.structured_content, Some(serde_json::json!({"id": "X"})));
-        let err = tool_result::<serde_json::Value>(Err(ApiError::invalid_input(
-            "The cursor is not valid.",
-            "Omit it.",
-            "zzz",
-        )));
+    fn an_error_result_is_marked_and_carries_the_envelope() {
+        let err = ApiError::invalid_input("The cursor is not valid.", "Omit it.", "zzz")
+            .to_call_tool_result();
         assert_eq!(err.is_error, Some(true));
         let content = err.structured_content.unwrap();
         assert_eq!(content["success"], false);

@@ -28,10 +28,9 @@ use serde::{Serialize, de::DeserializeOwned};
 use tokio::sync::Semaphore;
 use url::Url;
 
-use crate::client::{ConfigError, SourceConfig};
+use crate::config::SourceConfig;
 use crate::error::{ApiError, UpstreamFailure};
 use coalesce::Coalescer;
-use retry::Failure;
 
 const JSON: &str = "application/json";
 const FORM: &str = "application/x-www-form-urlencoded";
@@ -86,7 +85,7 @@ pub struct HttpClient {
 impl std::fmt::Debug for HttpClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HttpClient")
-            .field("source", &self.inner.config.name)
+            .field("source", &self.inner.config.name())
             .field("base", &self.inner.base)
             .finish_non_exhaustive()
     }
@@ -95,7 +94,7 @@ impl std::fmt::Debug for HttpClient {
 impl HttpClient {
     /// Build the machinery for one source. Does no I/O; the pooled HTTP client itself is
     /// built on the first request.
-    pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
+    pub fn new(config: SourceConfig) -> Self {
         let clock = DefaultClock::default();
         let period = Duration::try_from_secs_f64(1.0 / config.rate_per_second)
             .unwrap_or(Duration::from_secs(1000));
@@ -113,7 +112,7 @@ impl HttpClient {
                 .build()
         });
         let base = config.base_url.as_str().trim_end_matches('/').to_owned();
-        Ok(Self {
+        Self {
             inner: Arc::new(Inner {
                 permits: Semaphore::new(config.max_concurrent.max(1)),
                 base,
@@ -125,7 +124,7 @@ impl HttpClient {
                 paused: Mutex::new(None),
                 config,
             }),
-        })
+        }
     }
 
     /// The configuration this client was built from.
@@ -139,7 +138,7 @@ impl HttpClient {
     pub fn url(&self, path: &str, query: &[(&str, &str)]) -> Result<Url, ApiError> {
         let joined = format!("{}/{}", self.inner.base, path.trim_start_matches('/'));
         let mut url = Url::parse(&joined).map_err(|e| ApiError::Upstream {
-            upstream: self.inner.config.name.clone(),
+            upstream: self.inner.config.name().to_owned(),
             failure: UpstreamFailure::Transport {
                 detail: format!("cannot build a URL from {joined:?}: {e}"),
             },
@@ -166,12 +165,6 @@ impl HttpClient {
         self.fetch_json(prepared).await
     }
 
-    /// GET `path` with `query`, raw bytes (TSV, text). Cached and coalesced.
-    pub async fn get_bytes(&self, path: &str, query: &[(&str, &str)]) -> Result<Bytes, ApiError> {
-        let prepared = self.prepare(Method::GET, path, query, "*/*", None)?;
-        self.execute(prepared).await
-    }
-
     /// POST a JSON body as an idempotent look-up (retried and coalesced; cached only when
     /// the source opted in with `SourceConfig::with_cached_posts`).
     pub async fn post_json<T: DeserializeOwned, B: Serialize + ?Sized>(
@@ -180,7 +173,7 @@ impl HttpClient {
         body: &B,
     ) -> Result<T, ApiError> {
         let bytes = serde_json::to_vec(body).map_err(|e| ApiError::Upstream {
-            upstream: self.inner.config.name.clone(),
+            upstream: self.inner.config.name().to_owned(),
             failure: UpstreamFailure::Transport {
                 detail: format!("cannot encode the request body: {e}"),
             },
@@ -256,7 +249,7 @@ impl HttpClient {
             Ok(value) => Ok(value),
             Err((path, detail)) => {
                 tracing::warn!(
-                    source = %self.inner.config.name,
+                    source = %self.inner.config.name(),
                     url = %url,
                     path = %path,
                     error = %detail,
@@ -267,7 +260,7 @@ impl HttpClient {
                     cache.invalidate(&key).await;
                 }
                 Err(ApiError::Upstream {
-                    upstream: self.inner.config.name.clone(),
+                    upstream: self.inner.config.name().to_owned(),
                     failure: UpstreamFailure::Decode { path, detail },
                     attempts: 1,
                 })
@@ -281,7 +274,7 @@ impl HttpClient {
             && let Some(cache) = &self.inner.cache
             && let Some(hit) = cache.get(&prepared.key).await
         {
-            tracing::debug!(source = %self.inner.config.name, url = %prepared.url, "cache hit");
+            tracing::debug!(source = %self.inner.config.name(), url = %prepared.url, "cache hit");
             return Ok(hit);
         }
         let key = prepared.key.clone();
@@ -303,30 +296,92 @@ impl HttpClient {
 
     async fn fetch_with_retries(&self, prepared: &Prepared) -> Result<Bytes, ApiError> {
         let config = &self.inner.config;
-        let label = format!("{} {}", config.name, prepared.url);
+        let label = format!("{} {}", config.name(), prepared.url);
         let (outcome, attempts) =
             retry::run(&config.retry, &label, || self.attempt(prepared)).await;
-        outcome.map_err(|failure| failure.into_api_error(&config.name, attempts, config.timeout))
+        outcome.map_err(|failure| ApiError::from_failure(config.name(), failure, attempts))
+    }
+
+    /// Send the source's health check once (no cache, no retries, but within its rate
+    /// and concurrency limits) and say whether the upstream answered, how fast, and if
+    /// not, why: DNS, TLS, proxy, connection, timeout or the HTTP status. What
+    /// `<bin> check` prints.
+    pub async fn probe(&self) -> Probe {
+        let config = &self.inner.config;
+        let health = config.upstream.health;
+        let url = match self.url(health.path, health.query) {
+            Ok(url) => url,
+            Err(e) => {
+                return Probe {
+                    source: config.name(),
+                    url: format!("{}/{}", self.inner.base, health.path),
+                    outcome: Err(e.to_string()),
+                    latency: Duration::ZERO,
+                };
+            }
+        };
+        let started = std::time::Instant::now();
+        let outcome = self.probe_once(&url).await;
+        Probe {
+            source: config.name(),
+            url: url.to_string(),
+            outcome,
+            latency: started.elapsed(),
+        }
+    }
+
+    async fn probe_once(&self, url: &Url) -> Result<u16, String> {
+        let config = &self.inner.config;
+        let client = self
+            .inner
+            .client
+            .get_or_init(|| build_reqwest(config))
+            .as_ref()
+            .map_err(Clone::clone)?;
+        let _slot = self
+            .inner
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| "the client is shutting down".to_owned())?;
+        self.wait_for_rate_permit().await;
+        let response = client
+            .get(url.clone())
+            .timeout(config.timeout)
+            .header(ACCEPT, JSON)
+            .send()
+            .await
+            .map_err(|e| probe_failure(&e, url, config.timeout))?;
+        let status = response.status();
+        if status.is_success() {
+            Ok(status.as_u16())
+        } else {
+            Err(format!("HTTP {status}"))
+        }
     }
 
     /// One request: concurrency permit first (so requests waiting for a slot do not
     /// bunch up and burst past the rate later), then a rate-limit permit, then the call.
-    async fn attempt(&self, prepared: &Prepared) -> Result<Bytes, Failure> {
+    async fn attempt(&self, prepared: &Prepared) -> Result<Bytes, UpstreamFailure> {
         let config = &self.inner.config;
         // Build the client (first use only) before taking a rate permit: a permit must be
         // spent on sending, or the next request could go out less than a period later.
         let client = self
             .inner
             .client
-            .get_or_init(|| build_reqwest(config).map_err(|e| e.to_string()))
+            .get_or_init(|| build_reqwest(config))
             .as_ref()
-            .map_err(|e| Failure::Connect(e.clone()))?;
+            .map_err(|detail| UpstreamFailure::Connect {
+                detail: detail.clone(),
+            })?;
         let _slot = self
             .inner
             .permits
             .acquire()
             .await
-            .map_err(|_| Failure::Transport("the client is shutting down".into()))?;
+            .map_err(|_| UpstreamFailure::Transport {
+                detail: "the client is shutting down".into(),
+            })?;
         self.wait_out_pause().await?;
         self.wait_for_rate_permit().await;
 
@@ -341,13 +396,13 @@ impl HttpClient {
                 .body(body.clone());
         }
         let response = request.send().await.map_err(|e| {
-            let failure = Failure::from_reqwest(&e);
-            tracing::debug!(source = %config.name, url = %prepared.url, ?failure, "request failed");
+            let failure = UpstreamFailure::from_reqwest(&e, config.timeout);
+            tracing::debug!(source = %config.name(), url = %prepared.url, ?failure, "request failed");
             failure
         })?;
         let status = response.status();
         tracing::debug!(
-            source = %config.name,
+            source = %config.name(),
             method = %prepared.method,
             url = %prepared.url,
             status = status.as_u16(),
@@ -355,10 +410,10 @@ impl HttpClient {
             "upstream response"
         );
         if status.is_success() {
-            return body::read_capped(response, config.max_body_bytes).await;
+            return body::read_capped(response, config.max_body_bytes, config.timeout).await;
         }
         let failure = status_failure(status, response).await;
-        if let Failure::Status {
+        if let UpstreamFailure::Status {
             status: 429 | 503,
             retry_after: Some(wait),
             ..
@@ -381,7 +436,7 @@ impl HttpClient {
         if paused.is_none_or(|current| current.until < until) {
             *paused = Some(Pause { until, status });
             tracing::info!(
-                source = %self.inner.config.name,
+                source = %self.inner.config.name(),
                 wait_secs = wait.as_secs_f64(),
                 "upstream asked us to wait: pausing every request to it"
             );
@@ -392,7 +447,7 @@ impl HttpClient {
     /// waited out: the attempt fails at once as rate limited, without a request, so the
     /// call ends as the answer that paused it would have (`RATE_LIMITED` with the time
     /// left, after a 429) instead of hammering the upstream.
-    async fn wait_out_pause(&self) -> Result<(), Failure> {
+    async fn wait_out_pause(&self) -> Result<(), UpstreamFailure> {
         let paused = *self
             .inner
             .paused
@@ -406,10 +461,10 @@ impl HttpClient {
             return Ok(());
         }
         if left > self.inner.config.retry.max_delay {
-            return Err(Failure::Status {
+            return Err(UpstreamFailure::Status {
                 status,
-                retry_after: Some(left),
                 body: "not sent: the upstream asked for a pause that has not ended".into(),
+                retry_after: Some(left),
             });
         }
         tokio::time::sleep(left).await;
@@ -453,14 +508,88 @@ pub fn encode_path_segment(segment: &str) -> Result<String, ApiError> {
     Ok(out)
 }
 
-async fn status_failure(status: StatusCode, response: reqwest::Response) -> Failure {
+/// What one health check found (see [`HttpClient::probe`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Probe {
+    /// The source's name, e.g. "Ensembl".
+    pub source: &'static str,
+    /// The URL requested.
+    pub url: String,
+    /// The HTTP status of a success, or why the upstream could not be reached.
+    pub outcome: Result<u16, String>,
+    /// From the start of the request to the response headers (or the failure).
+    pub latency: Duration,
+}
+
+/// Why a health check got no answer, in the terms a user can act on.
+fn probe_failure(error: &reqwest::Error, url: &Url, timeout: Duration) -> String {
+    let mut chain = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(inner) = source {
+        chain.push_str(": ");
+        chain.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    let lower = chain.to_lowercase();
+    let host = url.host_str().unwrap_or_default();
+    if error.is_timeout() {
+        return format!("timeout: no answer within {:.1} s", timeout.as_secs_f64());
+    }
+    let proxy = proxy_for(url.scheme());
+    let reason = if lower.contains("dns error")
+        || lower.contains("failed to lookup address")
+        || lower.contains("name or service not known")
+        || lower.contains("no such host")
+    {
+        format!("DNS: cannot resolve {host}")
+    } else if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake")
+    {
+        format!("TLS: the secure connection to {host} failed")
+    } else if lower.contains("connection refused") {
+        format!("connection refused by {host}")
+    } else if error.is_connect() {
+        format!("cannot connect to {host}")
+    } else {
+        "the connection broke".to_owned()
+    };
+    match proxy {
+        Some((var, value)) if error.is_connect() => {
+            format!("proxy: {reason} through {var}={value} ({chain})")
+        }
+        _ => format!("{reason} ({chain})"),
+    }
+}
+
+/// The proxy variable reqwest would use for `scheme`, if one is set.
+fn proxy_for(scheme: &str) -> Option<(&'static str, String)> {
+    let candidates: &[&'static str] = if scheme == "https" {
+        &["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"]
+    } else {
+        &["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"]
+    };
+    candidates.iter().find_map(|var| {
+        let value = std::env::var(var).ok().filter(|v| !v.trim().is_empty())?;
+        // Never print a proxy password.
+        let shown = match Url::parse(value.trim()) {
+            Ok(mut url) if !url.username().is_empty() || url.password().is_some() => {
+                let _ = url.set_username("");
+                let _ = url.set_password(None);
+                url.to_string()
+            }
+            _ => value,
+        };
+        Some((*var, shown))
+    })
+}
+
+async fn status_failure(status: StatusCode, response: reqwest::Response) -> UpstreamFailure {
     let retry_after =
         retry::parse_retry_after(response.headers().get(RETRY_AFTER), SystemTime::now());
     let body = body::read_excerpt(response, retry::ERROR_BODY_EXCERPT).await;
-    Failure::Status {
+    UpstreamFailure::Status {
         status: status.as_u16(),
-        retry_after,
         body,
+        retry_after,
     }
 }
 
@@ -468,17 +597,14 @@ async fn status_failure(status: StatusCode, response: reqwest::Response) -> Fail
     clippy::disallowed_methods,
     reason = "the one place in the workspace that builds an HTTP client"
 )]
-fn build_reqwest(config: &SourceConfig) -> Result<reqwest::Client, ConfigError> {
+fn build_reqwest(config: &SourceConfig) -> Result<reqwest::Client, String> {
     reqwest::Client::builder()
         .user_agent(config.user_agent.clone())
         .connect_timeout(config.timeout.min(Duration::from_secs(10)))
         .pool_max_idle_per_host(config.max_concurrent.max(1))
         .pool_idle_timeout(Duration::from_secs(90))
         .build()
-        .map_err(|e| ConfigError::HttpClient {
-            source_name: config.name.clone(),
-            detail: e.to_string(),
-        })
+        .map_err(|e| format!("cannot set up the HTTP client (TLS): {e}"))
 }
 
 #[cfg(test)]

@@ -1,33 +1,41 @@
 //! Shared machinery of the lifesciences MCP servers.
 //!
-//! A server crate describes its upstream endpoints (a [`LifeSciencesClient`] over an
-//! [`HttpClient`] built from a [`SourceConfig`]) and its tools (`#[tool]` fns taking
-//! [`Parameters`] and returning `Result<Json<T>, ApiError>`); core does the rest:
-//! politeness toward upstreams (rate limits, concurrency caps, retries, cache, coalescing),
+//! A server crate declares its server ([`McpServer`]: names, instructions, its tool
+//! router, how to build it from an [`Env`]) and its source clients (each a
+//! [`LifeSciencesClient`] that describes its [`Upstream`] once and calls it through an
+//! [`HttpClient`]); its tools are `#[tool]` fns taking [`Parameters`] and returning
+//! `Result<Json<T>, ApiError>`. Core does the rest: politeness toward upstreams (rate
+//! limits, concurrency caps, retries, cache, coalescing), the tool and schema policy,
 //! error envelopes, cursors, cross-references, and the command line with its stdio and
-//! Streamable HTTP transports.
+//! Streamable HTTP transports and its `check` of the upstreams.
+//!
+//! Modules depend downwards only: `config` ← `error` ← `http` ← `client` ← `server` ←
+//! `serve` ← `cli`.
 
 pub mod args;
 pub mod cli;
 pub mod client;
+pub mod config;
 pub mod cursor;
 pub mod envelope;
 pub mod error;
 pub mod http;
+pub mod schema;
 pub mod serve;
+pub mod server;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod xref;
 
 pub use args::{Parameters, SearchQuery, in_range, lenient};
-pub use client::{ConfigError, LifeSciencesClient, RetryPolicy, SourceConfig};
+pub use client::{Env, LifeSciencesClient};
+pub use config::{ConfigError, HealthCheck, RetryPolicy, Setting, SourceConfig, Upstream};
 pub use envelope::{ErrorBody, ErrorCode, ErrorEnvelope, Pagination, PaginationEnvelope};
-pub use error::{ApiError, Guidance, MIN_QUERY_CHARS, UpstreamFailure, tool_result};
-pub use http::{HttpClient, encode_path_segment};
-pub use serve::{McpServer, prepare_tools, server_config};
+pub use error::{ApiError, Guidance, MIN_QUERY_CHARS, UpstreamFailure};
+pub use http::{HttpClient, Probe, encode_path_segment};
+pub use server::{McpServer, Served, StaticResource, prepare_tools, tools};
 pub use xref::{Cardinality, CrossReferences, REGISTRY, XrefKey, XrefSpec};
 
-/// Re-exported so server crates use the same rmcp, schemars and async-trait as core.
-pub use async_trait::async_trait;
+/// Re-exported so server crates use the same rmcp and schemars as core.
 pub use rmcp;
 pub use rmcp::schemars;

@@ -1,177 +1,24 @@
-//! `McpServer` (what a server crate hands to core) and the transports: stdio and
-//! Streamable HTTP at `/mcp` with `GET /health`.
+//! The transports a server is served over: stdio, and Streamable HTTP at `/mcp` with
+//! `GET /health`; and the signals that stop them.
 //!
 //! **Invariant:** in stdio mode nothing but protocol bytes is written to stdout; logs go to
 //! stderr.
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
 use std::time::Duration;
 
-use futures::FutureExt as _;
-use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::tool::{DynCallToolHandler, ToolCallContext};
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool};
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
 };
-use rmcp::{ErrorData, ServerHandler, ServiceExt as _};
+use rmcp::{ServerHandler, ServiceExt as _};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::sync::CancellationToken;
 
-use crate::client::ConfigError;
+use crate::server::{McpServer, Served};
 
 /// Errors that end a server run.
 pub type ServeError = Box<dyn std::error::Error + Send + Sync>;
-
-/// What a server crate implements so core's command line, docs and demo can run it.
-pub trait McpServer: ServerHandler + Clone + Send + Sync + 'static {
-    /// Binary and server name, e.g. `string-mcp`.
-    const NAME: &'static str;
-    /// Human title, e.g. `STRING protein interactions`.
-    const TITLE: &'static str;
-    /// The server crate's version (`env!("CARGO_PKG_VERSION")`).
-    const VERSION: &'static str;
-    /// What the server tells the agent at `initialize`: its Fuzzy-to-Fact path in three
-    /// lines (which tool to start from, how to get exact IDs, where to go next).
-    const INSTRUCTIONS: &'static str;
-
-    /// Build the server from the environment (base URLs, rates...). No network I/O: the
-    /// server must answer `initialize` within milliseconds.
-    fn from_env() -> Result<Self, ConfigError>;
-
-    /// The tool definitions (names, titles, schemas, annotations), without building the
-    /// server. Used by `tools`, `cargo xtask docs` and the tool-list snapshots.
-    fn tools() -> Vec<Tool>;
-}
-
-/// The `initialize` answer of a server: name, title, version and instructions from `S`,
-/// and the tools capability (plus resources when `resources` is true).
-pub fn server_config<S: McpServer>(resources: bool) -> ServerConfig {
-    let builder = ServerCapabilities::builder().enable_tools();
-    let capabilities = if resources {
-        builder.enable_resources().build()
-    } else {
-        builder.build()
-    };
-    ServerConfig::new(capabilities)
-        .with_server_info(Implementation::new(S::NAME, S::VERSION).with_title(S::TITLE))
-        .with_instructions(S::INSTRUCTIONS)
-}
-
-/// Make a server's tools production-ready. Every server builds its router through this:
-/// `tool_router: prepare_tools(Self::router())`, and lists `prepare_tools(..).list_all()`.
-///
-/// 1. A call the client cancels (`notifications/cancelled`) stops at once, dropping its
-///    upstream calls with it. rmcp 3.9 only cancels the request's token and discards the
-///    answer: without this the tool would run on, spending the upstream's rate budget on
-///    retries nobody waits for.
-/// 2. A panic inside a tool becomes an error answer instead of a call never answered.
-/// 3. Output schemas say what is on the wire: optional fields are omitted, never null, so
-///    `"type": ["string", "null"]` becomes `"type": "string"` (only the two pagination
-///    fields that may be null keep it).
-pub fn prepare_tools<S: Send + Sync + 'static>(mut router: ToolRouter<S>) -> ToolRouter<S> {
-    for route in router.map.values_mut() {
-        route.call = guard(route.call.clone());
-        if let Some(schema) = &route.attr.output_schema {
-            let mut tightened = serde_json::Value::Object((**schema).clone());
-            drop_null_types(&mut tightened, false);
-            if let serde_json::Value::Object(map) = tightened {
-                route.attr.output_schema = Some(Arc::new(map));
-            }
-        }
-    }
-    router
-}
-
-/// Remove `null` from the schemas of object properties (recursively), except for
-/// `cursor` and `total_count` of a pagination object, the only fields that may be null
-/// (CONTRACT §3).
-fn drop_null_types(schema: &mut serde_json::Value, nullable_allowed: bool) {
-    use serde_json::Value;
-    let Value::Object(map) = schema else {
-        if let Value::Array(items) = schema {
-            for item in items {
-                drop_null_types(item, false);
-            }
-        }
-        return;
-    };
-    if !nullable_allowed {
-        if let Some(Value::Array(types)) = map.get_mut("type") {
-            types.retain(|t| t != "null");
-            if types.len() == 1 {
-                let only = types.remove(0);
-                map.insert("type".to_owned(), only);
-            }
-        }
-        for key in ["anyOf", "oneOf"] {
-            let single = match map.get_mut(key) {
-                Some(Value::Array(options)) => {
-                    options.retain(|o| o.get("type").and_then(Value::as_str) != Some("null"));
-                    (options.len() == 1).then(|| options.remove(0))
-                }
-                _ => None,
-            };
-            // `anyOf: [{$ref: X}]` left alone would still read as "one of"; inline it.
-            if let Some(Value::Object(only)) = single {
-                map.remove(key);
-                for (k, v) in only {
-                    map.entry(k).or_insert(v);
-                }
-            }
-        }
-    }
-    let is_pagination = map
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_some_and(|p| {
-            p.contains_key("cursor") && p.contains_key("total_count") && p.contains_key("page_size")
-        });
-    for (key, value) in map.iter_mut() {
-        match key.as_str() {
-            "properties" => {
-                if let Value::Object(properties) = value {
-                    for (name, property) in properties.iter_mut() {
-                        let keep_null =
-                            is_pagination && matches!(name.as_str(), "cursor" | "total_count");
-                        drop_null_types(property, keep_null);
-                    }
-                }
-            }
-            "type" | "enum" | "const" | "required" | "description" | "title" => {}
-            _ => drop_null_types(value, false),
-        }
-    }
-}
-
-fn guard<S: Send + Sync + 'static>(
-    inner: Arc<DynCallToolHandler<S>>,
-) -> Arc<DynCallToolHandler<S>> {
-    Arc::new(move |context: ToolCallContext<'_, S>| {
-        let cancelled = context.request_context.ct.clone();
-        let call = AssertUnwindSafe(inner(context)).catch_unwind();
-        async move {
-            tokio::select! {
-                biased;
-                () = cancelled.cancelled() => {
-                    tracing::debug!("tool call cancelled by the client: upstream calls dropped");
-                    Err(ErrorData::internal_error("request cancelled by the client", None))
-                }
-                outcome = call => outcome.unwrap_or_else(|_| {
-                    tracing::error!("a tool panicked");
-                    Err(ErrorData::internal_error(
-                        "the server failed unexpectedly while handling this tool call",
-                        None,
-                    ))
-                }),
-            }
-        }
-        .boxed()
-    })
-}
 
 /// Serve MCP over any byte stream until the peer closes it or `shutdown` resolves.
 pub async fn serve_io<S, R, W>(
@@ -207,7 +54,7 @@ pub async fn serve_stdio<S: McpServer>(server: S) -> Result<(), ServeError> {
         "serving MCP over stdio"
     );
     let (stdin, stdout) = rmcp::transport::stdio();
-    serve_io(server, stdin, stdout, shutdown_signal()).await
+    serve_io(Served::new(server), stdin, stdout, shutdown_signal()).await
 }
 
 /// Options of the Streamable HTTP transport.
@@ -273,8 +120,9 @@ pub async fn start_http<S: McpServer>(
         .with_max_request_body_bytes(options.max_request_body_bytes);
     // One server value shared by every session: they share the HTTP clients, so the
     // rate limits, caches and coalescing hold across sessions.
+    let served = Served::new(server);
     let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
+        move || Ok(served.clone()),
         LocalSessionManager::default().into(),
         config,
     );

@@ -1,53 +1,45 @@
-//! STRING's HTTP API (upstream notes: `shared/upstream/API-string-ensembl.md` part A): the
-//! source configuration with its politeness defaults (CONTRACT §6), STRING's vocabulary
-//! (network types, flavors, image formats) and the requests the tools make. The only
-//! module that knows STRING's URLs and query parameters.
+//! STRING's HTTP API: its description (politeness defaults, health check, the caller
+//! identity), STRING's vocabulary (network types, flavors, image formats) and the requests
+//! the tools make. The only module that knows STRING's URLs and query parameters.
 //!
-//! Every look-up is a GET (`/api/json/<method>?…`): STRING accepts GET and POST alike
-//! (notes A.1), and core caches and coalesces GETs only. `caller_identity` rides on every
-//! request as a default query parameter.
+//! Every look-up is a GET (`/api/json/<method>?…`): STRING takes GET and POST alike
+//! (<https://string-db.org/help/api/>), and core caches and coalesces GETs.
+//! `caller_identity` rides on every request as a default query parameter.
 
 use lifesciences_core::schemars::{self, JsonSchema};
-use lifesciences_core::{ApiError, ConfigError, HttpClient, LifeSciencesClient, SourceConfig};
+use lifesciences_core::{
+    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Setting, Upstream,
+};
 use serde::Deserialize;
 
 use crate::ids::{Species, StringId};
 use crate::models::{PartnerRow, Rows, StringIdRow};
 
-/// The base URL the README documents. Kept unversioned so users follow STRING's current
-/// release; set `STRING_API_URL=https://version-12-0.string-db.org/api` to pin v12.0.
-pub const DEFAULT_BASE_URL: &str = "https://string-db.org/api";
-/// Sent as `caller_identity` unless `STRING_CALLER_IDENTITY` says otherwise.
-pub const DEFAULT_CALLER_IDENTITY: &str = "lifesciences-mcp";
-/// The variable naming this server to STRING.
-pub const CALLER_IDENTITY_VAR: &str = "STRING_CALLER_IDENTITY";
-
-/// STRING's configuration with its politeness defaults (1 request/s, 1 in flight,
-/// `caller_identity` on every request), with the environment read through `lookup`
-/// (`STRING_API_URL`, `STRING_RATE_LIMIT`, `STRING_CALLER_IDENTITY`, and the
-/// `LIFESCIENCES_*` variables). Tests pass a map; the server passes the process environment.
-pub fn string_config(lookup: impl Fn(&str) -> Option<String>) -> Result<SourceConfig, ConfigError> {
-    let caller_identity = lookup(CALLER_IDENTITY_VAR)
-        .map(|v| v.trim().to_owned())
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| DEFAULT_CALLER_IDENTITY.to_owned());
-    SourceConfig::new("STRING", "STRING", DEFAULT_BASE_URL)?
-        .with_rate(1.0)
-        .with_max_concurrent(1)
-        .with_default_query("caller_identity", caller_identity)
-        .from_env_with(lookup)
-}
-
-/// The sources this server talks to, with their politeness defaults and the process
-/// environment applied.
-pub fn source_configs() -> Result<Vec<SourceConfig>, ConfigError> {
-    Ok(vec![string_config(|var| std::env::var(var).ok())?])
-}
+/// STRING: one request per second and one in flight, as STRING asks of API users;
+/// `caller_identity` on every request. The default base URL is unversioned so users
+/// follow STRING's current release; `STRING_API_URL=https://version-12-0.string-db.org/api`
+/// pins v12.0. `json/version` is the cheapest call STRING answers.
+static STRING: Upstream = Upstream {
+    about: "STRING API",
+    rate_per_second: 1.0,
+    max_concurrent: 1,
+    health: HealthCheck {
+        path: "json/version",
+        query: &[],
+    },
+    settings: &[Setting {
+        var: "STRING_CALLER_IDENTITY",
+        default: "lifesciences-mcp",
+        about: "sent as `caller_identity` on every STRING request, so STRING knows who is calling",
+        query_param: Some("caller_identity"),
+    }],
+    ..Upstream::new("STRING", "STRING", "https://string-db.org/api")
+};
 
 /// Which kind of association a STRING network holds (STRING's `network_type`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum NetworkType {
+pub(crate) enum NetworkType {
     /// Functional associations of any kind (STRING's default).
     #[default]
     Functional,
@@ -67,7 +59,7 @@ impl NetworkType {
 /// How a network image draws its edges (STRING's `network_flavor`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum NetworkFlavor {
+pub(crate) enum NetworkFlavor {
     /// One coloured line per evidence channel (STRING's default).
     Evidence,
     /// Line thickness shows the combined confidence.
@@ -89,7 +81,7 @@ impl NetworkFlavor {
 /// The image a network URL renders as.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum ImageFormat {
+pub(crate) enum ImageFormat {
     /// PNG bitmap (STRING's `image` output).
     #[default]
     Png,
@@ -110,7 +102,7 @@ impl ImageFormat {
     }
 
     /// The name users pass and see.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Self::Png => "png",
             Self::Svg => "svg",
@@ -121,7 +113,7 @@ impl ImageFormat {
 
 /// What a network image shows.
 #[derive(Debug, Clone)]
-pub struct ImageRequest<'a> {
+pub(crate) struct ImageRequest<'a> {
     /// Output format.
     pub format: ImageFormat,
     /// Names or STRING ids (`9606.ENSP…`), joined with `\r` as STRING expects.
@@ -140,27 +132,22 @@ pub struct ImageRequest<'a> {
 
 /// STRING, as the tools use it.
 #[derive(Debug, Clone)]
-pub struct StringClient {
+pub(crate) struct StringClient {
     http: HttpClient,
 }
 
 impl LifeSciencesClient for StringClient {
-    fn http(&self) -> &HttpClient {
-        &self.http
+    const UPSTREAM: &'static Upstream = &STRING;
+
+    fn new(http: HttpClient) -> Result<Self, ConfigError> {
+        Ok(Self { http })
     }
 }
 
 impl StringClient {
-    /// A client over `config` (no I/O).
-    pub fn new(config: SourceConfig) -> Result<Self, ConfigError> {
-        Ok(Self {
-            http: HttpClient::new(config)?,
-        })
-    }
-
     /// `get_string_ids`: up to `limit` STRING proteins matching `identifier` in `species`,
     /// best first. STRING answers 404 when nothing maps (notes A.3 "Errors"): no rows.
-    pub async fn string_ids(
+    pub(crate) async fn string_ids(
         &self,
         identifier: &str,
         species: &Species,
@@ -174,6 +161,7 @@ impl StringClient {
             ("echo_query", "1"),
         ];
         match self
+            .http
             .get_json::<Rows<StringIdRow>>("json/get_string_ids", &query)
             .await
         {
@@ -186,7 +174,7 @@ impl StringClient {
     /// `interaction_partners`: the partners of `protein` with a combined score of at least
     /// `required_score` (0–1000), the `limit` most confident first. STRING filters by
     /// score on its side.
-    pub async fn interaction_partners(
+    pub(crate) async fn interaction_partners(
         &self,
         protein: &StringId,
         required_score: u32,
@@ -202,14 +190,17 @@ impl StringClient {
             ("limit", limit.as_str()),
             ("network_type", network_type.as_param()),
         ];
-        let rows: Rows<PartnerRow> = self.get_json("json/interaction_partners", &query).await?;
+        let rows: Rows<PartnerRow> = self
+            .http
+            .get_json("json/interaction_partners", &query)
+            .await?;
         Ok(rows.0)
     }
 
     /// The URL of a network image STRING renders (`/api/{image|svg|highres_image}/network`),
     /// built without calling STRING: it follows `STRING_API_URL` and carries
     /// `caller_identity` like every request.
-    pub fn network_image_url(&self, request: &ImageRequest<'_>) -> Result<String, ApiError> {
+    pub(crate) fn network_image_url(&self, request: &ImageRequest<'_>) -> Result<String, ApiError> {
         let identifiers = request.identifiers.join("\r");
         let species = request.species.to_string();
         let required_score = request.required_score.map(|s| s.to_string());
@@ -239,11 +230,15 @@ impl StringClient {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lifesciences_core::testing::fake_env as env;
+    use lifesciences_core::{Env, SourceConfig};
+
+    fn config(pairs: &[(&str, &str)]) -> Result<SourceConfig, ConfigError> {
+        Env::from_pairs(pairs).source_config(&STRING)
+    }
 
     #[test]
     fn defaults_are_polite_and_identify_us() {
-        let c = string_config(env(&[])).unwrap();
+        let c = config(&[]).unwrap();
         assert_eq!(c.base_url.as_str(), "https://string-db.org/api");
         assert_eq!(c.rate_per_second, 1.0);
         assert_eq!(c.max_concurrent, 1);
@@ -255,11 +250,11 @@ mod tests {
 
     #[test]
     fn the_environment_names_the_caller_and_moves_the_base() {
-        let c = string_config(env(&[
+        let c = config(&[
             ("STRING_CALLER_IDENTITY", " my-lab "),
             ("STRING_API_URL", "https://version-12-0.string-db.org/api/"),
             ("STRING_RATE_LIMIT", "0.5"),
-        ]))
+        ])
         .unwrap();
         assert_eq!(c.default_query[0].1, "my-lab");
         assert_eq!(
@@ -267,14 +262,14 @@ mod tests {
             "https://version-12-0.string-db.org/api"
         );
         assert_eq!(c.rate_per_second, 0.5);
-        let blank = string_config(env(&[("STRING_CALLER_IDENTITY", "  ")])).unwrap();
+        let blank = config(&[("STRING_CALLER_IDENTITY", "  ")]).unwrap();
         assert_eq!(blank.default_query[0].1, "lifesciences-mcp");
-        assert!(string_config(env(&[("STRING_API_URL", "string-db.org")])).is_err());
+        assert!(config(&[("STRING_API_URL", "string-db.org")]).is_err());
     }
 
     #[test]
     fn image_urls_use_the_format_segment_and_join_identifiers_with_cr() {
-        let client = StringClient::new(string_config(env(&[])).unwrap()).unwrap();
+        let client: StringClient = Env::from_pairs(&[]).client().unwrap();
         let ids = ["9606.ENSP00000269305".to_owned(), "MDM2".to_owned()];
         let url = client
             .network_image_url(&ImageRequest {

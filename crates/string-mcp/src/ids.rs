@@ -10,15 +10,15 @@ use lifesciences_core::schemars::{self, JsonSchema};
 use serde::{Deserialize, Deserializer};
 
 /// The CURIE prefix of STRING proteins (CONTRACT §4).
-pub const CURIE_PREFIX: &str = "STRING:";
+pub(crate) const CURIE_PREFIX: &str = "STRING:";
 
 /// The example every hint points to: human TP53.
-pub const EXAMPLE_CURIE: &str = "STRING:9606.ENSP00000269305";
+pub(crate) const EXAMPLE_CURIE: &str = "STRING:9606.ENSP00000269305";
 
 /// Where STRING proteins live: an NCBI taxon (9606 is human) or a genome uploaded to
 /// STRING, named `STRG…` (e.g. `STRG0A31YWK`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Species {
+pub(crate) enum Species {
     /// An NCBI taxonomy ID.
     Taxon(u64),
     /// A STRING genome ID, upper case.
@@ -27,12 +27,12 @@ pub enum Species {
 
 impl Species {
     /// The default species of every STRING tool: Homo sapiens.
-    pub const HUMAN: Species = Species::Taxon(9606);
+    pub(crate) const HUMAN: Species = Species::Taxon(9606);
 
     /// Parse what a caller sent for `species`: a taxon, a STRING genome ID, or a common
     /// name such as `human` (9606; see [`COMMON_SPECIES`]). Anything else is
     /// `INVALID_INPUT` with the accepted forms.
-    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+    pub(crate) fn parse(raw: &str) -> Result<Self, ApiError> {
         let trimmed = raw.trim();
         if let Some(species) = Self::parse_form(trimmed) {
             return Ok(species);
@@ -68,7 +68,7 @@ impl Species {
     }
 
     /// The NCBI taxon, when this is one.
-    pub fn taxon(&self) -> Option<u64> {
+    pub(crate) fn taxon(&self) -> Option<u64> {
         match self {
             Self::Taxon(n) => Some(*n),
             Self::Genome(_) => None,
@@ -136,7 +136,7 @@ fn common_names() -> String {
 /// A `species` argument as sent: a number or a string, kept as text so that `Species::parse`
 /// (not serde) words the error. The schema says "integer or string".
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpeciesArg(pub String);
+pub(crate) struct SpeciesArg(pub String);
 
 impl<'de> Deserialize<'de> for SpeciesArg {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -170,20 +170,20 @@ impl JsonSchema for SpeciesArg {
 }
 
 /// Parse an optional `species` argument; absent means human (9606).
-pub fn species_or_human(arg: Option<&SpeciesArg>) -> Result<Species, ApiError> {
+pub(crate) fn species_or_human(arg: Option<&SpeciesArg>) -> Result<Species, ApiError> {
     arg.map_or(Ok(Species::HUMAN), |s| Species::parse(&s.0))
 }
 
 /// A STRING protein: `<taxon>.<protein>` on the wire, `STRING:<taxon>.<protein>` for users.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct StringId {
+pub(crate) struct StringId {
     species: Species,
     protein: String,
 }
 
 impl StringId {
     /// STRING's own form, e.g. `9606.ENSP00000269305` (None when `s` is not one).
-    pub fn parse_bare(s: &str) -> Option<Self> {
+    pub(crate) fn parse_bare(s: &str) -> Option<Self> {
         let (taxon, protein) = s.split_once('.')?;
         let species = Species::parse_form(taxon)?;
         let protein_ok = !protein.is_empty()
@@ -198,7 +198,7 @@ impl StringId {
 
     /// The strict form a tool accepts: `STRING:9606.ENSP00000269305`. Anything else is
     /// `UNRESOLVED_ENTITY`, with the corrected CURIE in the hint when it is evident.
-    pub fn parse_curie(raw: &str) -> Result<Self, ApiError> {
+    pub(crate) fn parse_curie(raw: &str) -> Result<Self, ApiError> {
         let trimmed = raw.trim();
         if let Some(rest) = trimmed.strip_prefix(CURIE_PREFIX) {
             return Self::parse_bare(rest).ok_or_else(|| not_a_string_id(raw));
@@ -230,24 +230,24 @@ impl StringId {
     }
 
     /// `STRING:9606.ENSP00000269305`.
-    pub fn curie(&self) -> String {
+    pub(crate) fn curie(&self) -> String {
         format!("{CURIE_PREFIX}{}", self.bare())
     }
 
     /// `9606.ENSP00000269305`, as STRING spells it.
-    pub fn bare(&self) -> String {
+    pub(crate) fn bare(&self) -> String {
         format!("{}.{}", self.species, self.protein)
     }
 
     /// The species part.
-    pub fn species(&self) -> &Species {
+    pub(crate) fn species(&self) -> &Species {
         &self.species
     }
 }
 
 /// `s` without its `STRING:` prefix written in any case (`string:`, `String:`), if it has
 /// one.
-pub fn strip_curie_prefix(s: &str) -> Option<&str> {
+pub(crate) fn strip_curie_prefix(s: &str) -> Option<&str> {
     s.get(..CURIE_PREFIX.len())
         .filter(|head| head.eq_ignore_ascii_case(CURIE_PREFIX))
         .and_then(|_| s.get(CURIE_PREFIX.len()..))

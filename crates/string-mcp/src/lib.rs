@@ -11,7 +11,4 @@ mod score;
 mod server;
 mod tools;
 
-pub use client::{
-    CALLER_IDENTITY_VAR, DEFAULT_BASE_URL, DEFAULT_CALLER_IDENTITY, source_configs, string_config,
-};
 pub use server::StringServer;

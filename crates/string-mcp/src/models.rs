@@ -16,7 +16,7 @@ use serde_json::Value;
 /// `0.999` or `"0.999"`). Anything else is kept as unusable rather than failing the row.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
-pub enum Lenient {
+pub(crate) enum Lenient {
     /// A JSON number.
     Number(f64),
     /// A JSON string, parsed on use.
@@ -27,7 +27,7 @@ pub enum Lenient {
 
 impl Lenient {
     /// The value as a float, when it is one.
-    pub fn as_f64(&self) -> Option<f64> {
+    pub(crate) fn as_f64(&self) -> Option<f64> {
         match self {
             Self::Number(n) => Some(*n),
             Self::Text(s) => s.trim().parse::<f64>().ok(),
@@ -37,7 +37,7 @@ impl Lenient {
     }
 
     /// The value as a non-negative integer, when it is a whole one.
-    pub fn as_u64(&self) -> Option<u64> {
+    pub(crate) fn as_u64(&self) -> Option<u64> {
         match self {
             Self::Text(s) => s.trim().parse::<u64>().ok(),
             other => other
@@ -49,7 +49,7 @@ impl Lenient {
 }
 
 /// A row that may be STRING's error report instead of data.
-pub trait MaybeError {
+pub(crate) trait MaybeError {
     /// The `error` value of the row, if it has one.
     fn error(&self) -> Option<&Value>;
 }
@@ -57,7 +57,7 @@ pub trait MaybeError {
 /// The rows of a STRING JSON answer. Fails to decode (with STRING's own words) when the
 /// answer is an error report rather than rows.
 #[derive(Debug)]
-pub struct Rows<T>(pub Vec<T>);
+pub(crate) struct Rows<T>(pub Vec<T>);
 
 impl<'de, T> Deserialize<'de> for Rows<T>
 where
@@ -110,7 +110,7 @@ fn describe(value: &Value) -> String {
 /// One row of `get_string_ids`: a match of one query item, best first.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct StringIdRow {
+pub(crate) struct StringIdRow {
     /// 0-based position of the query item this row answers (sometimes a string).
     pub query_index: Option<Lenient>,
     /// The STRING protein, e.g. `9606.ENSP00000269305`.
@@ -136,7 +136,7 @@ impl MaybeError for StringIdRow {
 /// One row of `interaction_partners` (and `network`): an undirected edge, A being the
 /// query protein, with the combined score and the seven channel scores, all 0–1.
 #[derive(Debug, Clone, Deserialize)]
-pub struct PartnerRow {
+pub(crate) struct PartnerRow {
     #[serde(rename = "stringId_A")]
     pub string_id_a: Option<String>,
     #[serde(rename = "stringId_B")]

@@ -9,12 +9,12 @@ use lifesciences_core::schemars::{self, JsonSchema};
 use serde::{Deserialize, Deserializer};
 
 /// The top of STRING's score scale.
-pub const MAX_SCORE: u32 = 1000;
+pub(crate) const MAX_SCORE: u32 = 1000;
 
 /// A `required_score` argument as sent: a number or a string, kept as text so that
 /// [`required_score`] (not serde) words the error and echoes what the caller sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RequiredScoreArg(pub String);
+pub(crate) struct RequiredScoreArg(pub String);
 
 impl<'de> Deserialize<'de> for RequiredScoreArg {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -51,7 +51,7 @@ impl JsonSchema for RequiredScoreArg {
 /// The score on STRING's 0–1000 scale: a whole number 0–1000 as it is (1 stays 1), a
 /// fraction in (0, 1) times 1000 (0.7 → 700, 0.15 → 150), absent or blank as `None`.
 /// Anything else is `INVALID_INPUT` echoing what was sent.
-pub fn required_score(arg: Option<&RequiredScoreArg>) -> Result<Option<u32>, ApiError> {
+pub(crate) fn required_score(arg: Option<&RequiredScoreArg>) -> Result<Option<u32>, ApiError> {
     let Some(RequiredScoreArg(raw)) = arg else {
         return Ok(None);
     };

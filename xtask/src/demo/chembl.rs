@@ -32,7 +32,7 @@ fn unichem(compound: &str, name: &str) -> Mock {
         .respond_with(fixture(CRATE, name))
 }
 
-pub fn script() -> Script {
+pub(crate) fn script() -> Script {
     let mocks = vec![
         search("imatinib", "molecule_search__q=imatinib.json"),
         search("Gleevec", "molecule_search__q=Gleevec.json"),

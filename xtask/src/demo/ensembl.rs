@@ -17,7 +17,7 @@ fn get(route: &str, name: &str) -> Mock {
         .respond_with(fixture(CRATE, name))
 }
 
-pub fn script() -> Script {
+pub(crate) fn script() -> Script {
     let mut mocks = vec![
         get("/ensembl/info/species", "info_species.json"),
         get(

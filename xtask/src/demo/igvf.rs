@@ -31,7 +31,7 @@ fn empty(at: &str) -> Mock {
         )
 }
 
-pub fn script() -> Script {
+pub(crate) fn script() -> Script {
     let region = "chr17:41000000-42000000";
     let tp53 = "ENSG00000141510";
     Script {

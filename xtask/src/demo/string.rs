@@ -11,7 +11,7 @@ use super::{Expect, Script, Step, fixture};
 
 const KRATE: &str = "string-mcp";
 
-pub fn script() -> Script {
+pub(crate) fn script() -> Script {
     Script {
         upstreams: vec![("STRING_API_URL", "/string")],
         mocks: vec![

@@ -22,7 +22,7 @@ use crate::server::ChemblServer;
 /// Arguments of `chembl_get_compound`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GetCompoundArgs {
+pub(crate) struct GetCompoundArgs {
     /// The compound's CURIE, exactly `CHEMBL:<number>`, e.g. `CHEMBL:25` (aspirin) or
     /// `CHEMBL:941` (imatinib). Find it by name with `chembl_search_compounds`.
     pub chembl_id: String,
@@ -87,7 +87,7 @@ fn entity_kind(entity_type: &str) -> String {
     }
 }
 
-#[tool_router(router = get_router, vis = "pub(crate)")]
+#[tool_router(router = get_compound_router, vis = "pub(crate)")]
 impl ChemblServer {
     /// Fetch one ChEMBL compound by CURIE: name, formula, weight, SMILES, InChI and key,
     /// official name, synonyms, max phase, type, and `cross_references` to follow into

@@ -21,14 +21,14 @@ use crate::progress::Progress;
 use crate::server::ChemblServer;
 
 /// Most IDs in one call.
-pub const MAX_BATCH: usize = 100;
+pub(crate) const MAX_BATCH: usize = 100;
 /// Batches at least this large report progress (when the client sent a progress token).
-pub const PROGRESS_MIN_ITEMS: u64 = 10;
+pub(crate) const PROGRESS_MIN_ITEMS: u64 = 10;
 
 /// Arguments of `chembl_get_compounds_batch`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GetCompoundsBatchArgs {
+pub(crate) struct GetCompoundsBatchArgs {
     /// 1–100 compound CURIEs, e.g. `["CHEMBL:25", "CHEMBL:941"]`. Each must be
     /// `CHEMBL:<number>`; malformed or unknown ones get an error object in their place.
     #[schemars(length(min = 1, max = 100))]
@@ -43,7 +43,7 @@ pub struct GetCompoundsBatchArgs {
 /// The answer for one requested ID.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum BatchItem {
+pub(crate) enum BatchItem {
     /// The compound: slim or full, as `slim` asked.
     // Boxed: a full record is much larger than an error.
     Found(Box<Compound>),
@@ -53,7 +53,7 @@ pub enum BatchItem {
 
 /// An ID that could not be looked up.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct FailedLookup {
+pub(crate) struct FailedLookup {
     /// The ID as requested (normalised to the CURIE when it was well formed).
     pub id: String,
     /// What went wrong and what to do.
@@ -62,7 +62,7 @@ pub struct FailedLookup {
 
 /// Why one ID of a batch failed: the error envelope's body, per item.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct ItemError {
+pub(crate) struct ItemError {
     /// `UNRESOLVED_ENTITY` for a malformed ID, `ENTITY_NOT_FOUND` for one ChEMBL does not
     /// have.
     pub code: ErrorCode,
@@ -77,7 +77,7 @@ pub struct ItemError {
 
 /// The batch result.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct CompoundBatch {
+pub(crate) struct CompoundBatch {
     /// One entry per requested ID, in request order: the compound, or `{id, error}`.
     pub items: Vec<BatchItem>,
     /// Entries that are compounds.
@@ -107,7 +107,7 @@ fn missing(id: &ChemblId, raw: &str) -> ApiError {
     )
 }
 
-#[tool_router(router = batch_router, vis = "pub(crate)")]
+#[tool_router(router = get_compounds_batch_router, vis = "pub(crate)")]
 impl ChemblServer {
     /// Look up 1–100 ChEMBL compounds at once by CURIE, in one upstream request: one entry
     /// per requested ID in request order, an `{id, error}` object for malformed or unknown

@@ -29,7 +29,7 @@ const EXACT_LIMIT: u32 = 100;
 /// Arguments of `chembl_search_compounds`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SearchCompoundsArgs {
+pub(crate) struct SearchCompoundsArgs {
     /// What to look for: a drug or compound name, trade name, synonym, research code or
     /// part of one, e.g. `imatinib`, `Gleevec`, `STI-571`, `acetylsal`. At least 2
     /// characters; 2-character queries match names and synonyms exactly.
@@ -49,29 +49,24 @@ pub struct SearchCompoundsArgs {
 }
 
 /// One search hit.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct CompoundHit {
+pub(crate) struct CompoundHit {
     /// The compound's CURIE, e.g. `CHEMBL:941`: pass it to `chembl_get_compound`.
     pub id: String,
     /// ChEMBL's preferred name, e.g. `IMATINIB`. When ChEMBL has none: the official name
     /// (INN, else USAN, BAN, JAN, USP), else the first synonym.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Molecular formula, e.g. `C29H31N7O`; absent for biologics.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub molecular_formula: Option<String>,
     /// Molecular weight in g/mol.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub molecular_weight: Option<f64>,
     /// Highest development phase: 4 approved … 0.5 early phase 1, -1 unknown.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_phase: Option<serde_json::Number>,
     /// E.g. `Small molecule`, `Antibody`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub molecule_type: Option<String>,
     /// Relevance, 0–1, best first: ChEMBL's own score divided by the query's top score
     /// (1 for exact matches of a 2-character query).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
 }
 
@@ -157,7 +152,7 @@ fn merge_exact(query: &str, by_name: MoleculePage, by_synonym: MoleculePage) -> 
     merged
 }
 
-#[tool_router(router = search_router, vis = "pub(crate)")]
+#[tool_router(router = search_compounds_router, vis = "pub(crate)")]
 impl ChemblServer {
     /// Search ChEMBL compounds by name, trade name, synonym or part of one, ranked by
     /// ChEMBL's relevance (score 0–1, best first), a page at a time. Returns CURIEs for

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::support::{SLIM_ONLY, Upstreams, chembl_get, exact_query, mount_unichem, ok};
 
 /// The ten IDs of the mixed batch: seven known, two malformed, one unknown.
-pub const MIXED: [&str; 10] = [
+pub(crate) const MIXED: [&str; 10] = [
     "CHEMBL:25",
     "CHEMBL192",
     "CHEMBL:2109414",
@@ -21,7 +21,7 @@ pub const MIXED: [&str; 10] = [
 ];
 
 /// The single request the mixed batch must cost.
-pub async fn mount_mixed(up: &Upstreams) {
+pub(crate) async fn mount_mixed(up: &Upstreams) {
     chembl_get(
         "/molecule.json",
         &[
@@ -162,7 +162,7 @@ async fn a_batch_of_only_malformed_ids_makes_no_request() {
 
 /// Full records of the antibody and aspirin: one molecule, one mechanism and one target
 /// request for both, and UniChem for each.
-pub async fn mount_full_pair(up: &Upstreams) {
+pub(crate) async fn mount_full_pair(up: &Upstreams) {
     chembl_get(
         "/molecule.json",
         &[

@@ -460,7 +460,7 @@ async fn after_a_unichem_outage_later_lookups_skip_it_until_the_cool_down_ends()
         .await;
     let cool_down = Duration::from_millis(300);
     let client = lifesciences_core::testing::McpTestClient::connect(
-        up.server().with_unichem_cool_down(cool_down),
+        up.server_with(&[("UNICHEM_COOL_DOWN_SECS", "0.3")]),
     )
     .await;
     let lookup = || client.call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}));

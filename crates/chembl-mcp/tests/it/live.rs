@@ -11,7 +11,8 @@ fn live() -> bool {
 }
 
 async fn client() -> McpTestClient {
-    McpTestClient::connect(ChemblServer::from_env().unwrap()).await
+    McpTestClient::connect(ChemblServer::from_env(&lifesciences_core::Env::process()).unwrap())
+        .await
 }
 
 #[tokio::test]

@@ -1,9 +1,7 @@
 //! Integration tests of chembl-mcp: one test binary, one module per area. Every upstream is a
 //! local mock; nothing touches the network (except the ignored `live_*` tests).
-#![allow(
+#![expect(
     clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
     reason = "test helpers outside #[test] fns: failing loudly is the point"
 )]
 

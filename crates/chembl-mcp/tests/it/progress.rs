@@ -37,7 +37,13 @@ async fn connect(
     let server = up.server();
     tokio::spawn(async move {
         let (read, write) = tokio::io::split(server_io);
-        let _ = lifesciences_core::serve::serve_io(server, read, write, futures_pending()).await;
+        let _ = lifesciences_core::serve::serve_io(
+            lifesciences_core::Served::new(server),
+            read,
+            write,
+            futures_pending(),
+        )
+        .await;
     });
     let recorder = ProgressRecorder::default();
     let client = recorder.clone().serve(client_io).await.unwrap();

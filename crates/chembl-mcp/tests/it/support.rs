@@ -3,79 +3,63 @@
 //! a misspelt parameter must fail a test, not pass unnoticed).
 
 use chembl_mcp::ChemblServer;
-use lifesciences_core::SourceConfig;
-use lifesciences_core::testing::{Fixtures, McpTestClient, mock_source};
+use lifesciences_core::McpServer;
+use lifesciences_core::testing::{McpTestClient, mock_env, mock_upstream};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Match, Mock, MockServer, Request, ResponseTemplate};
 
 /// ChEMBL and UniChem, each a local mock.
-pub struct Upstreams {
+pub(crate) struct Upstreams {
     pub chembl: MockServer,
     pub unichem: MockServer,
 }
 
 impl Upstreams {
-    pub async fn start() -> Self {
-        let up = Self {
-            chembl: MockServer::start().await,
-            unichem: MockServer::start().await,
-        };
-        // A request no test anticipated gets a loud 418, never the 404 that means
-        // "unknown compound" to the server.
-        for mock in [&up.chembl, &up.unichem] {
-            Mock::given(wiremock::matchers::any())
-                .respond_with(ResponseTemplate::new(418).set_body_string("unexpected request"))
-                .with_priority(u8::MAX)
-                .mount(mock)
-                .await;
+    pub(crate) async fn start() -> Self {
+        // A request no test anticipated gets a loud 418 (never the 404 that means
+        // "unknown compound" to the server) and fails the test.
+        Self {
+            chembl: mock_upstream().await,
+            unichem: mock_upstream().await,
         }
-        up
     }
 
-    /// UniChem's production configuration (no retry, cached look-ups, 5 in flight),
-    /// pointed at the mock through the documented variables, with a 400 ms timeout and a
-    /// fast rate so the tests stay quick.
-    pub fn unichem_config(&self) -> SourceConfig {
-        let uri = self.unichem.uri();
-        chembl_mcp::unichem_config_with(|var| match var {
-            "UNICHEM_API_URL" => Some(uri.clone()),
-            "UNICHEM_TIMEOUT_SECS" => Some("0.4".to_owned()),
-            "UNICHEM_RATE_LIMIT" => Some("1000".to_owned()),
-            _ => None,
-        })
-        .unwrap()
+    /// A server over both mocks, with any other variables in `pairs`. UniChem keeps its
+    /// production politeness (no retry, cached look-ups, 5 in flight) through the
+    /// documented variables, with a 400 ms timeout so the tests stay quick.
+    pub(crate) fn server_with(&self, pairs: &[(&str, &str)]) -> ChemblServer {
+        let (chembl, unichem) = (self.chembl.uri(), self.unichem.uri());
+        let mut env = vec![
+            ("CHEMBL_API_URL", chembl.as_str()),
+            ("UNICHEM_API_URL", unichem.as_str()),
+            ("UNICHEM_TIMEOUT_SECS", "0.4"),
+            ("UNICHEM_MAX_CONCURRENT", "5"),
+        ];
+        env.extend_from_slice(pairs);
+        ChemblServer::from_env(&mock_env(&env)).unwrap()
     }
 
-    pub fn server(&self) -> ChemblServer {
-        ChemblServer::new(
-            mock_source("ChEMBL", &self.chembl.uri()),
-            self.unichem_config(),
-        )
-        .unwrap()
+    pub(crate) fn server(&self) -> ChemblServer {
+        self.server_with(&[])
     }
 
-    pub async fn client(&self) -> McpTestClient {
+    pub(crate) async fn client(&self) -> McpTestClient {
         McpTestClient::connect(self.server()).await
     }
 
     /// A client whose server asks UniChem one compound at a time (its real cap is 5), so
     /// a batch's UniChem look-ups arrive in request order.
-    pub async fn client_with_serial_unichem(&self) -> McpTestClient {
-        let server = ChemblServer::new(
-            mock_source("ChEMBL", &self.chembl.uri()),
-            self.unichem_config().with_max_concurrent(1),
-        )
-        .unwrap();
-        McpTestClient::connect(server).await
+    pub(crate) async fn client_with_serial_unichem(&self) -> McpTestClient {
+        McpTestClient::connect(self.server_with(&[("UNICHEM_MAX_CONCURRENT", "1")])).await
     }
 
     /// Requests ChEMBL received for `p` (path).
-    pub async fn chembl_requests(&self, p: &str) -> Vec<Request> {
+    pub(crate) async fn chembl_requests(&self, p: &str) -> Vec<Request> {
         requests_to(&self.chembl, p).await
     }
 
     /// Requests UniChem received.
-    pub async fn unichem_requests(&self) -> Vec<Request> {
+    pub(crate) async fn unichem_requests(&self) -> Vec<Request> {
         requests_to(&self.unichem, "/compounds").await
     }
 }
@@ -90,19 +74,11 @@ async fn requests_to(server: &MockServer, p: &str) -> Vec<Request> {
         .collect()
 }
 
-pub fn fixtures() -> Fixtures {
-    Fixtures::of(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// A fixture as a 200 JSON response.
-pub fn ok(name: &str) -> ResponseTemplate {
-    ResponseTemplate::new(200)
-        .insert_header("content-type", "application/json")
-        .set_body_string(fixtures().text(name))
-}
+pub(crate) use lifesciences_core::testing::fixture as ok;
 
 /// Matches when the query string holds exactly these pairs (any order), nothing more.
-pub struct ExactQuery(Vec<(String, String)>);
+pub(crate) struct ExactQuery(Vec<(String, String)>);
 
 impl Match for ExactQuery {
     fn matches(&self, request: &Request) -> bool {
@@ -114,7 +90,7 @@ impl Match for ExactQuery {
     }
 }
 
-pub fn exact_query(pairs: &[(&str, &str)]) -> ExactQuery {
+pub(crate) fn exact_query(pairs: &[(&str, &str)]) -> ExactQuery {
     ExactQuery(
         pairs
             .iter()
@@ -124,7 +100,7 @@ pub fn exact_query(pairs: &[(&str, &str)]) -> ExactQuery {
 }
 
 /// A GET to ChEMBL with exactly `query`, asking for JSON.
-pub fn chembl_get(p: &str, query: &[(&str, &str)]) -> wiremock::MockBuilder {
+pub(crate) fn chembl_get(p: &str, query: &[(&str, &str)]) -> wiremock::MockBuilder {
     Mock::given(method("GET"))
         .and(path(p))
         .and(exact_query(query))
@@ -132,7 +108,7 @@ pub fn chembl_get(p: &str, query: &[(&str, &str)]) -> wiremock::MockBuilder {
 }
 
 /// `/molecule/{id}.json` answered with a fixture.
-pub async fn mount_molecule(up: &Upstreams, upstream_id: &str, fixture: &str) {
+pub(crate) async fn mount_molecule(up: &Upstreams, upstream_id: &str, fixture: &str) {
     chembl_get(&format!("/molecule/{upstream_id}.json"), &[])
         .respond_with(ok(fixture))
         .mount(&up.chembl)
@@ -140,7 +116,7 @@ pub async fn mount_molecule(up: &Upstreams, upstream_id: &str, fixture: &str) {
 }
 
 /// The ChEMBL 404 for an unknown ID: empty body (A.6).
-pub async fn mount_unknown_molecule(up: &Upstreams, upstream_id: &str) {
+pub(crate) async fn mount_unknown_molecule(up: &Upstreams, upstream_id: &str) {
     chembl_get(&format!("/molecule/{upstream_id}.json"), &[])
         .respond_with(ResponseTemplate::new(404))
         .mount(&up.chembl)
@@ -149,7 +125,7 @@ pub async fn mount_unknown_molecule(up: &Upstreams, upstream_id: &str) {
 
 /// `/chembl_id_lookup/{id}.json` answered with `response` (a fixture, or the 404 of an ID
 /// ChEMBL never issued), exactly once.
-pub async fn mount_id_lookup(up: &Upstreams, upstream_id: &str, response: ResponseTemplate) {
+pub(crate) async fn mount_id_lookup(up: &Upstreams, upstream_id: &str, response: ResponseTemplate) {
     chembl_get(&format!("/chembl_id_lookup/{upstream_id}.json"), &[])
         .respond_with(response)
         .expect(1)
@@ -158,10 +134,11 @@ pub async fn mount_id_lookup(up: &Upstreams, upstream_id: &str, response: Respon
 }
 
 /// The `only=` of slim batch requests.
-pub const SLIM_ONLY: &str = "molecule_chembl_id,pref_name,molecule_properties,molecule_synonyms";
+pub(crate) const SLIM_ONLY: &str =
+    "molecule_chembl_id,pref_name,molecule_properties,molecule_synonyms";
 
 /// `/mechanism.json?molecule_chembl_id=<parent>&limit=1000&offset=0`.
-pub async fn mount_mechanisms(up: &Upstreams, parent: &str, fixture: &str) {
+pub(crate) async fn mount_mechanisms(up: &Upstreams, parent: &str, fixture: &str) {
     chembl_get(
         "/mechanism.json",
         &[
@@ -176,7 +153,7 @@ pub async fn mount_mechanisms(up: &Upstreams, parent: &str, fixture: &str) {
 }
 
 /// `/target.json?target_chembl_id__in=<ids>&only=target_chembl_id,target_components&limit=n`.
-pub async fn mount_targets(up: &Upstreams, ids: &str, limit: &str, fixture: &str) {
+pub(crate) async fn mount_targets(up: &Upstreams, ids: &str, limit: &str, fixture: &str) {
     chembl_get(
         "/target.json",
         &[
@@ -191,7 +168,7 @@ pub async fn mount_targets(up: &Upstreams, ids: &str, limit: &str, fixture: &str
 }
 
 /// UniChem's `POST /compounds` for `chembl_id`, with exactly the documented body.
-pub async fn mount_unichem(up: &Upstreams, chembl_id: &str, response: ResponseTemplate) {
+pub(crate) async fn mount_unichem(up: &Upstreams, chembl_id: &str, response: ResponseTemplate) {
     Mock::given(method("POST"))
         .and(path("/compounds"))
         .and(header("accept", "application/json"))

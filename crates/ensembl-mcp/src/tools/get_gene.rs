@@ -19,7 +19,7 @@ use crate::xrefs::cross_references;
 /// Arguments of `ensembl_get_gene`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GetGeneArgs {
+pub(crate) struct GetGeneArgs {
     /// Ensembl gene stable ID of any species: 'ENSG00000141510' (human TP53),
     /// 'ENSMUSG00000059552' (mouse). A version suffix ('ENSG00000141510.17') and lower
     /// case are accepted. Not a symbol: find the ID of 'TP53' with ensembl_search_genes
@@ -28,43 +28,44 @@ pub struct GetGeneArgs {
 }
 
 /// An Ensembl gene.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Gene {
+pub(crate) struct Gene {
     /// Ensembl gene stable ID, upper case and without version, e.g. 'ENSG00000141510'.
     pub id: String,
     /// Gene symbol, e.g. 'TP53'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub symbol: Option<String>,
     /// Gene name, e.g. 'tumor protein p53'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub name: Option<String>,
     /// Ensembl biotype, e.g. 'protein_coding', 'lncRNA'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub biotype: Option<String>,
     /// Ensembl production name of the species, e.g. 'homo_sapiens'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub species: Option<String>,
     /// Genome assembly of the coordinates, e.g. 'GRCh38'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub assembly_name: Option<String>,
     /// Chromosome (or scaffold) name, e.g. '17', 'X', 'MT'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub chromosome: Option<String>,
     /// 1-based start position on the chromosome.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub start: Option<i64>,
     /// 1-based end position (inclusive).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub end: Option<i64>,
     /// 1 (forward) or -1 (reverse) strand.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub strand: Option<i64>,
     /// Stable ID of the canonical transcript, without version (pass it to
     /// ensembl_get_transcript).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub canonical_transcript: Option<String>,
     /// Current version of the gene's stable ID in Ensembl.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub version: Option<i64>,
     /// The gene in other databases: hgnc, entrez (NCBI Gene), uniprot, refseq, omim.
     pub cross_references: CrossReferences,

@@ -19,7 +19,7 @@ use crate::xrefs::cross_references;
 /// Arguments of `ensembl_get_transcript`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GetTranscriptArgs {
+pub(crate) struct GetTranscriptArgs {
     /// Ensembl transcript stable ID of any species: 'ENST00000269305' (human TP53-201),
     /// 'ENSMUST00000108658' (mouse). A version suffix ('ENST00000269305.9') and lower
     /// case are accepted. A gene's transcript to start from is its canonical_transcript
@@ -28,43 +28,44 @@ pub struct GetTranscriptArgs {
 }
 
 /// An Ensembl transcript.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Transcript {
+pub(crate) struct Transcript {
     /// Ensembl transcript stable ID, upper case and without version, e.g.
     /// 'ENST00000269305'.
     pub id: String,
     /// Transcript name, e.g. 'TP53-201'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub symbol: Option<String>,
     /// Ensembl biotype, e.g. 'protein_coding', 'nonsense_mediated_decay'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub biotype: Option<String>,
     /// Stable ID of the gene this transcript belongs to (pass it to ensembl_get_gene).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub parent_gene: Option<String>,
     /// Ensembl production name of the species, e.g. 'homo_sapiens'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub species: Option<String>,
     /// Genome assembly of the coordinates, e.g. 'GRCh38'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub assembly_name: Option<String>,
     /// Chromosome (or scaffold) name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub chromosome: Option<String>,
     /// 1-based start position on the chromosome.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub start: Option<i64>,
     /// 1-based end position (inclusive).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub end: Option<i64>,
     /// 1 (forward) or -1 (reverse) strand.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub strand: Option<i64>,
     /// Current version of the transcript's stable ID in Ensembl.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub version: Option<i64>,
     /// Whether this is the canonical transcript of its gene.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub is_canonical: Option<bool>,
     /// The transcript in other databases: ensembl_gene (its gene), refseq, uniprot (of
     /// its protein).

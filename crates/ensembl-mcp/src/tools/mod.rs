@@ -1,8 +1,8 @@
 //! The tools, one per file, and the small mappings they share.
 
-pub mod get_gene;
-pub mod get_transcript;
-pub mod search_genes;
+pub(crate) mod get_gene;
+pub(crate) mod get_transcript;
+pub(crate) mod search_genes;
 
 use lifesciences_core::ApiError;
 

@@ -51,7 +51,7 @@ const SCORE_TEXT_TOP: f64 = 0.8;
 /// Arguments of `ensembl_search_genes`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SearchGenesArgs {
+pub(crate) struct SearchGenesArgs {
     /// What to look for, at least 2 characters: a gene symbol ('BRCA1'), a synonym
     /// ('p53'), or words of the gene's name or description ('tumor protein'). Matched as
     /// plain words (no query syntax).
@@ -103,21 +103,22 @@ fn species_arg<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Err
 }
 
 /// One candidate gene.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct GeneCandidate {
+pub(crate) struct GeneCandidate {
     /// Ensembl gene stable ID, e.g. 'ENSG00000012048' (pass it to ensembl_get_gene).
     pub id: String,
     /// Gene symbol, e.g. 'BRCA1'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub symbol: Option<String>,
     /// Gene name, e.g. 'BRCA1 DNA repair associated'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub name: Option<String>,
     /// Ensembl biotype, e.g. 'protein_coding'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub biotype: Option<String>,
     /// Ensembl production name of the species, e.g. 'homo_sapiens'.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub species: Option<String>,
     /// Relevance from 0 to 1, best first: 1.0 the symbol is the query, 0.9 a synonym is,
     /// 0.8 and below free-text matches by rank.

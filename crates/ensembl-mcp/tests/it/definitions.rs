@@ -1,22 +1,32 @@
-//! The tool definitions an agent reads: a snapshot of the list, and the properties every
-//! tool must have (scenario 10 of issue #4).
+//! The tool definitions an agent reads: a snapshot of the list, the promises every tool
+//! keeps (checked by core's test kit, as for every server), and the instructions.
 
 use ensembl_mcp::EnsemblServer;
-use lifesciences_core::McpServer;
+use lifesciences_core::testing::assert_tool_definitions;
+use lifesciences_core::{McpServer, tools};
 
 use crate::support::Upstream;
 
 #[test]
 fn tool_list_snapshot() {
-    insta::assert_json_snapshot!("tools", EnsemblServer::tools());
+    insta::assert_json_snapshot!("tools", tools::<EnsemblServer>());
+}
+
+#[test]
+fn every_tool_keeps_the_promises_of_a_tool_definition() {
+    assert_tool_definitions::<EnsemblServer>();
 }
 
 #[tokio::test]
-async fn every_tool_is_titled_described_read_only_and_typed() {
+async fn the_server_lists_its_three_tools_and_listing_sends_nothing_upstream() {
     let upstream = Upstream::empty().await;
     let client = upstream.client().await;
-    let tools = client.tools().await;
-    let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    let mut names: Vec<String> = client
+        .tools()
+        .await
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
     names.sort_unstable();
     assert_eq!(
         names,
@@ -26,38 +36,6 @@ async fn every_tool_is_titled_described_read_only_and_typed() {
             "ensembl_search_genes"
         ]
     );
-    for tool in &tools {
-        assert!(
-            tool.title.as_deref().is_some_and(|t| !t.is_empty()),
-            "{} has a title",
-            tool.name
-        );
-        assert!(
-            tool.description
-                .as_deref()
-                .is_some_and(|d| d.contains("Example: `{")),
-            "{} is described with an example",
-            tool.name
-        );
-        let a = tool.annotations.as_ref().expect("annotations");
-        assert_eq!(a.read_only_hint, Some(true), "{}", tool.name);
-        assert_eq!(a.idempotent_hint, Some(true), "{}", tool.name);
-        assert_eq!(a.open_world_hint, Some(true), "{}", tool.name);
-        assert!(
-            tool.output_schema.is_some(),
-            "{} has an outputSchema",
-            tool.name
-        );
-        // Every argument is documented for the model that fills it in.
-        let properties = tool.input_schema["properties"].as_object().unwrap();
-        for (name, schema) in properties {
-            assert!(
-                schema["description"].as_str().is_some_and(|d| d.len() > 20),
-                "{}.{name} is documented",
-                tool.name
-            );
-        }
-    }
     assert!(
         upstream.requests().await.is_empty(),
         "listing tools sends nothing"

@@ -13,7 +13,8 @@ fn live() -> bool {
 }
 
 async fn client() -> McpTestClient {
-    McpTestClient::connect(EnsemblServer::from_env().unwrap()).await
+    McpTestClient::connect(EnsemblServer::from_env(&lifesciences_core::Env::process()).unwrap())
+        .await
 }
 
 #[tokio::test]

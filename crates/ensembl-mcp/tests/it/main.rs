@@ -1,10 +1,8 @@
 //! Integration tests of ensembl-mcp: one test binary, one module per area. Every upstream is a
 //! local mock; nothing touches the network (except the `live_*` tests, ignored unless
 //! `LIFESCIENCES_LIVE=1`, run by `cargo xtask live`).
-#![allow(
+#![expect(
     clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
     reason = "test helpers outside #[test] fns: failing loudly is the point"
 )]
 

@@ -2,28 +2,21 @@
 //! under `/ebisearch` of one wiremock server, serving the fixtures in `tests/fixtures/`
 //! (see its README for where each comes from).
 
-use std::time::Duration;
-
 use ensembl_mcp::EnsemblServer;
-use lifesciences_core::SourceConfig;
-use lifesciences_core::testing::{Fixtures, McpTestClient, mock_source};
+use lifesciences_core::McpServer;
+use lifesciences_core::testing::{Fixtures, McpTestClient, mock_env, mock_upstream};
 use serde_json::{Map, Value, json};
 use wiremock::matchers::{method, path, path_regex, query_param};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
-pub fn fixtures() -> Fixtures {
-    Fixtures::of(env!("CARGO_MANIFEST_DIR"))
-}
+pub(crate) use lifesciences_core::testing::fixture;
 
-/// A 200 JSON response with a fixture's bytes.
-pub fn fixture(name: &str) -> ResponseTemplate {
-    ResponseTemplate::new(200)
-        .insert_header("content-type", "application/json")
-        .set_body_string(fixtures().text(name))
+pub(crate) fn fixtures() -> Fixtures {
+    Fixtures::here()
 }
 
 /// Ensembl's answer to an unknown stable ID (B.2): HTTP 400 naming the ID.
-pub fn unknown_id(id: &str) -> ResponseTemplate {
+pub(crate) fn unknown_id(id: &str) -> ResponseTemplate {
     ResponseTemplate::new(400).set_body_json(json!({"error": format!("ID '{id}' not found")}))
 }
 
@@ -67,7 +60,7 @@ impl Respond for BatchLookup {
 
 /// EBI Search over a fixture holding a whole result list: serves the slice `start`,
 /// `size` asks for, with the list's `hitCount`, as a paging upstream does.
-pub struct EbiPages(pub Value);
+pub(crate) struct EbiPages(pub Value);
 
 impl Respond for EbiPages {
     fn respond(&self, request: &Request) -> ResponseTemplate {
@@ -91,69 +84,66 @@ impl Respond for EbiPages {
 }
 
 /// The mock upstreams with every fixture route mounted.
-pub struct Upstream {
+pub(crate) struct Upstream {
     pub mock: MockServer,
 }
 
 impl Upstream {
-    pub async fn start() -> Self {
-        let mock = MockServer::start().await;
+    pub(crate) async fn start() -> Self {
+        let mock = mock_upstream().await;
         let upstream = Self { mock };
         upstream.mount_fixtures().await;
         upstream
     }
 
     /// An upstream with no routes (tests that script their own answers).
-    pub async fn empty() -> Self {
+    pub(crate) async fn empty() -> Self {
         Self {
-            mock: MockServer::start().await,
+            mock: mock_upstream().await,
         }
     }
 
-    pub fn ensembl_url(&self) -> String {
+    pub(crate) fn ensembl_url(&self) -> String {
         format!("{}/ensembl", self.mock.uri())
     }
 
-    pub fn ebi_url(&self) -> String {
+    pub(crate) fn ebi_url(&self) -> String {
         format!("{}/ebisearch", self.mock.uri())
     }
 
-    /// Source configurations pointing at this mock, with quick retries.
-    pub fn configs(&self) -> (SourceConfig, SourceConfig) {
-        (
-            mock_source("Ensembl", &self.ensembl_url()),
-            mock_source("EBI Search", &self.ebi_url()),
-        )
+    /// A server over this mock (quick retries), with any other variables in `pairs`.
+    pub(crate) fn server_with(&self, pairs: &[(&str, &str)]) -> EnsemblServer {
+        let (ensembl, ebi) = (self.ensembl_url(), self.ebi_url());
+        let mut env = vec![
+            ("ENSEMBL_API_URL", ensembl.as_str()),
+            ("EBI_SEARCH_API_URL", ebi.as_str()),
+        ];
+        env.extend_from_slice(pairs);
+        EnsemblServer::from_env(&mock_env(&env)).unwrap()
     }
 
     /// A server over this mock.
-    pub fn server(&self) -> EnsemblServer {
-        let (ensembl, ebi) = self.configs();
-        EnsemblServer::new(ensembl, ebi).unwrap()
+    pub(crate) fn server(&self) -> EnsemblServer {
+        self.server_with(&[])
     }
 
     /// A server over this mock whose caches are off (only coalescing can merge requests).
-    pub fn uncached_server(&self) -> EnsemblServer {
-        let (ensembl, ebi) = self.configs();
-        EnsemblServer::new(
-            ensembl.with_cache_ttl(Duration::ZERO),
-            ebi.with_cache_ttl(Duration::ZERO),
-        )
-        .unwrap()
+    pub(crate) fn uncached_server(&self) -> EnsemblServer {
+        self.server_with(&[("LIFESCIENCES_CACHE_TTL_SECS", "0")])
     }
 
     /// An MCP client connected in-process to a server over this mock.
-    pub async fn client(&self) -> McpTestClient {
+    pub(crate) async fn client(&self) -> McpTestClient {
         McpTestClient::connect(self.server()).await
     }
 
     /// Every request the mock received so far.
-    pub async fn requests(&self) -> Vec<Request> {
+    pub(crate) async fn requests(&self) -> Vec<Request> {
         self.mock.received_requests().await.unwrap_or_default()
     }
 
     /// Requests received for `path` (e.g. `/ensembl/info/species`).
-    pub async fn count(&self, path: &str) -> usize {
+    pub(crate) async fn count(&self, path: &str) -> usize {
         self.requests()
             .await
             .iter()
@@ -162,7 +152,7 @@ impl Upstream {
     }
 
     /// The requests received for `path`.
-    pub async fn requests_to(&self, path: &str) -> Vec<Request> {
+    pub(crate) async fn requests_to(&self, path: &str) -> Vec<Request> {
         self.requests()
             .await
             .into_iter()

@@ -62,6 +62,7 @@ pub struct FindAssociationsArgs {
     pub filters: Option<AssociationFilters>,
     /// Maximum associations per data set, 1–500 (default 25).
     #[serde(default, deserialize_with = "lenient::opt_u32")]
+    #[schemars(range(min = 1, max = 500))]
     pub limit: Option<u32>,
     /// Optional kind of entity meant, for names (e.g. `drug` for `aspirin`).
     #[serde(default)]
@@ -69,6 +70,7 @@ pub struct FindAssociationsArgs {
 }
 
 /// The entity associations were looked for.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct QueriedEntity {
     /// The input, as given.
@@ -79,10 +81,8 @@ pub struct QueriedEntity {
     /// How the input was read.
     pub detected_as: String,
     /// Its ID, when resolved (e.g. the ENSG of a symbol, the ENSP of a UniProt accession).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Its gene symbol, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
 }
 
@@ -96,6 +96,7 @@ pub struct DatasetError {
 }
 
 /// What one data set contributed (`igvf_list_sources` describes each).
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DatasetReport {
     /// The catalog endpoint, e.g. `/genes/variants`.
@@ -107,10 +108,8 @@ pub struct DatasetReport {
     /// True when more exist than were returned (raise `limit` or filter).
     pub truncated: bool,
     /// Why it was skipped, or how it was filtered.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// Set when this data set failed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<DatasetError>,
 }
 
@@ -633,7 +632,7 @@ impl IgvfServer {
                 )
             });
         }
-        let client = self.client();
+        let client = &self.catalog;
         let (subject, protein_error) = subject(client, &id, &args.entity_id, &datasets).await?;
         let plans: Vec<Plan> = datasets
             .iter()

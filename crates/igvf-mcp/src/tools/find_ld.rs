@@ -22,37 +22,34 @@ pub struct FindLdArgs {
     pub variant_id: String,
     /// Minimum r², 0–1 (default 0.8).
     #[serde(default, deserialize_with = "lenient::opt_f64")]
+    #[schemars(range(min = 0, max = 1))]
     pub r2_threshold: Option<f64>,
     /// Optional minimum D′, 0–1.
     #[serde(default, deserialize_with = "lenient::opt_f64")]
+    #[schemars(range(min = 0, max = 1))]
     pub d_prime_threshold: Option<f64>,
     /// The TopLD population: `AFR`, `EAS`, `EUR` (default) or `SAS`. TopLD has no `AMR`.
     #[serde(default)]
     pub ancestry: Option<String>,
     /// Maximum variants, 1–500 (default 25).
     #[serde(default, deserialize_with = "lenient::opt_u32")]
+    #[schemars(range(min = 1, max = 500))]
     pub limit: Option<u32>,
 }
 
 /// A variant in LD with the query variant.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct LdPartner {
     /// The catalog's variant ID.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub spdi: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rsid: Option<String>,
     /// Genomic HGVS.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hgvs: Option<String>,
     /// Position, 0-based (as in SPDI; Ensembl's is 1-based).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r2: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub d_prime: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ancestry: Option<String>,
 }
 
@@ -240,7 +237,7 @@ impl IgvfServer {
                 .param("d_prime", format!("gte:{d}"))
                 .input("d_prime", d.to_string());
         }
-        let client = self.client();
+        let client = &self.catalog;
         // "Highest r² first" must hold across what is returned, so the order is taken
         // over every row: when more than `limit` exist, read up to the page cap.
         let cap = Endpoint::VariantLd.page_cap();

@@ -77,7 +77,7 @@ impl IgvfServer {
     ) -> Result<Json<EntityResult>, ApiError> {
         let args = args?;
         let id = detect(&args.id, args.hint)?;
-        let found = lookup(self.client(), &id, &args.id).await?;
+        let found = lookup(&self.catalog, &id, &args.id).await?;
         Ok(Json(EntityResult::new(&id, found)))
     }
 }

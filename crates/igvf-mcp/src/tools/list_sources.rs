@@ -130,13 +130,13 @@ pub struct FilterValues {
 }
 
 /// One data set (a catalog endpoint) the tools query.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DatasetInfo {
     /// Catalog path, as `dataset` in associations.
     pub path: String,
     pub tool: String,
     /// For `igvf_find_associations`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub relationship: Option<String>,
     /// Kinds of entity it is queried from.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -150,7 +150,6 @@ pub struct DatasetInfo {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub methods: Vec<String>,
     /// How many `method` values, when more than 12.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub method_count: Option<u32>,
 }
 

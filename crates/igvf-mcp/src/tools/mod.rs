@@ -1,11 +1,11 @@
 //! The tools, one per file, and the argument types they share.
 
-pub mod find_associations;
-pub mod find_ld;
-pub mod get_entity;
-pub mod list_sources;
-pub mod resolve_id;
-pub mod search_region;
+pub(crate) mod find_associations;
+pub(crate) mod find_ld;
+pub(crate) mod get_entity;
+pub(crate) mod list_sources;
+pub(crate) mod resolve_id;
+pub(crate) mod search_region;
 
 use std::borrow::Cow;
 

@@ -42,7 +42,7 @@ pub enum IdValue {
 }
 
 /// Identifiers by format.
-pub type Identifiers = BTreeMap<String, IdValue>;
+pub(crate) type Identifiers = BTreeMap<String, IdValue>;
 
 /// The aliases of one entity.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -261,7 +261,7 @@ impl IgvfServer {
             Some(t) if !t.is_empty() => Some(check_target(t, id.kind())?),
             _ => None,
         };
-        let found = lookup(self.client(), &id, &args.id).await?;
+        let found = lookup(&self.catalog, &id, &args.id).await?;
         let (identifiers, aliases) = identifiers(&found.best);
         let mut notes = Vec::new();
         let resolved = target.as_ref().and_then(|t| identifiers.get(t).cloned());

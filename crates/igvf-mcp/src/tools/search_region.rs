@@ -57,6 +57,7 @@ pub struct SearchRegionArgs {
     /// Maximum items per list, 1–500 (default 25). Lists cut at this limit are named in
     /// `truncated`.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
+    #[schemars(range(min = 1, max = 500))]
     pub limit: Option<u32>,
 }
 
@@ -96,83 +97,69 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(
 }
 
 /// A gene in a region.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RegionGene {
     /// Ensembl gene ID.
     pub id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
     /// `chr17` style (Ensembl says `17`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub chromosome: Option<String>,
     /// 0-based start (Ensembl's 1-based start is this + 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<u64>,
     /// Exclusive end (equals Ensembl's 1-based inclusive end).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<u64>,
     /// `+` or `-`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub strand: Option<String>,
     /// GENCODE gene type.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gene_type: Option<String>,
 }
 
 /// A variant in a region.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RegionVariant {
     /// The catalog's variant ID (the SPDI for human variants).
     pub id: String,
     /// `chr17` style (Ensembl says `17`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub chromosome: Option<String>,
     /// 0-based position, as in SPDI (1-based VCF/Ensembl position is this + 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<u64>,
-    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "ref")]
     pub reference: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub alt: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rsids: Vec<String>,
     /// Genomic HGVS.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hgvs: Option<String>,
     /// ClinGen allele ID.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ca_id: Option<String>,
 }
 
 /// A regulatory element in a region.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RegulatoryElement {
     /// The element's ID, e.g. the ENCODE cCRE accession `EH38E2777055`.
     pub id: String,
     /// `chr17` style (Ensembl says `17`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub chromosome: Option<String>,
     /// 0-based start (Ensembl's 1-based start is this + 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<u64>,
     /// Exclusive end (equals Ensembl's 1-based inclusive end).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<u64>,
     /// E.g. `candidate cis regulatory element`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub element_type: Option<String>,
     /// E.g. `dELS: distal Enhancer-like signal`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub annotation: Option<String>,
     /// How it was defined, e.g. `caQTL`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
     /// E.g. `ENCODE`, `AFGR`, `IGVF`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }
 
 /// What is in a region.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RegionResult {
     /// As the catalog reads it, e.g. `chr17:41000000-42000000`.
@@ -184,13 +171,10 @@ pub struct RegionResult {
     /// `GRCh38` or `GRCm39`; coordinates are 0-based, half-open, `chr`-prefixed.
     pub assembly: String,
     /// Genes overlapping the region.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub genes: Option<Vec<RegionGene>>,
     /// Variants inside the region (regions up to 10 kb).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub variants: Option<Vec<RegionVariant>>,
     /// Regulatory elements overlapping the region.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub regulatory_elements: Option<Vec<RegulatoryElement>>,
     /// Per list searched: `true` when cut at `limit` with more left.
     pub truncated: BTreeMap<String, bool>,
@@ -257,7 +241,7 @@ impl IgvfServer {
                 .input("region", args.region.clone())
                 .organism(organism)
         };
-        let client = self.client();
+        let client = &self.catalog;
         let genes_request = request(Endpoint::Genes);
         let variants_request = request(Endpoint::Variants);
         let elements_request = request(Endpoint::GenomicElements);

@@ -10,7 +10,8 @@ use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};
 
 use crate::{
-    Catalog, assert_requests_follow_the_spec, empty, fixture, fixtures, requests, route, setup,
+    Catalog, assert_requests_follow_the_spec, empty, fixture, fixtures, no_rows, requests, route,
+    setup,
 };
 
 const TP53: &str = "ENSG00000141510";
@@ -122,6 +123,13 @@ async fn edges_that_do_not_involve_the_entity_are_left_out() {
         fixture("variants_genes__rsid=rs1152591.json"),
     )
     .await;
+    route(
+        &upstream,
+        "genes/genomic-elements",
+        &[("gene_id", TP53)],
+        empty(),
+    )
+    .await;
     let out = client
         .call_ok(
             "igvf_find_associations",
@@ -149,6 +157,14 @@ async fn a_variant_works_from_its_side_with_the_gwas_p_val_quirk() {
         "variants/phenotypes",
         &[("ca_id", "CA10655131")],
         fixture("variants_phenotypes__ca_id=CA10655131.json"),
+    )
+    .await;
+    // The variant has no clinical assertion.
+    route(
+        &upstream,
+        "variants/diseases",
+        &[("ca_id", "CA10655131")],
+        empty(),
     )
     .await;
     let out = client
@@ -190,6 +206,9 @@ async fn clinical_assertions_keep_their_evidence_and_publications() {
         fixture("variants_diseases__spdi=NC_000012.12_102917129_T_C.json"),
     )
     .await;
+    // /variants/phenotypes takes no source, so it is asked too and filtered here; the
+    // variant has no GWAS edge.
+    route(&upstream, "variants/phenotypes", &[("spdi", spdi)], empty()).await;
     let out = client
         .call_ok(
             "igvf_find_associations",
@@ -316,6 +335,14 @@ async fn gwas_p_values_go_upstream_as_neg_log10_except_p_one() {
         ))
         .mount(&upstream)
         .await;
+    // The variant has no clinical assertion.
+    route(
+        &upstream,
+        "variants/diseases",
+        &[("ca_id", "CA10655131")],
+        empty(),
+    )
+    .await;
     let out = client
         .call_ok(
             "igvf_find_associations",
@@ -623,6 +650,14 @@ async fn tp53_proteins(upstream: &wiremock::MockServer) {
 async fn a_gene_s_interaction_partner_is_the_side_that_is_not_one_of_its_proteins() {
     let (upstream, client) = setup().await;
     tp53_proteins(&upstream).await;
+    // TP53's proteins belong to no complex.
+    route(
+        &upstream,
+        "proteins/complexes",
+        &[("protein_name", "TP53")],
+        empty(),
+    )
+    .await;
     let out = client
         .call_ok(
             "igvf_find_associations",
@@ -666,7 +701,8 @@ async fn a_gene_s_interaction_partner_is_the_side_that_is_not_one_of_its_protein
 async fn a_gene_without_proteins_has_no_physical_associations_and_says_why() {
     let (upstream, client) = setup().await;
     tp53(&upstream).await;
-    // `/proteins?name=TP53` answers `[]` (the default): no protein of that name.
+    // No protein of that name.
+    route(&upstream, "proteins", &[("name", "TP53")], empty()).await;
     let out = client
         .call_ok(
             "igvf_find_associations",
@@ -704,6 +740,19 @@ async fn uniprot_accessions_and_protein_symbols_are_queried_by_their_ensembl_pro
         "proteins",
         &[("name", "TP53")],
         fixture("proteins__name=TP53.json"),
+    )
+    .await;
+    // The protein has no GO annotation, no interaction and no complex.
+    no_rows(
+        &upstream,
+        &["gene-products/go-terms"],
+        &[("query", "ENSP00000269305")],
+    )
+    .await;
+    no_rows(
+        &upstream,
+        &["proteins/proteins", "proteins/complexes"],
+        &[("protein_id", "ENSP00000269305")],
     )
     .await;
     let out = client
@@ -792,12 +841,38 @@ async fn a_mouse_gene_asked_for_human_only_data_is_told_so() {
 #[tokio::test]
 async fn an_unknown_identifier_is_not_found_rather_than_an_empty_success() {
     let (upstream, client) = setup().await;
-    // Every edge endpoint and lookup answers `[]` (the default).
-    for (entity, relationship, at) in [
-        ("ENSG99999999999", "regulatory", "/genes"),
-        ("rs99999999999", "genetic", "/variants"),
-        ("ENSP99999999999", "physical", "/proteins"),
+    // Every data set of the relationship, then the lookup, answers `[]`.
+    for (entity, relationship, at, param, datasets) in [
+        (
+            "ENSG99999999999",
+            "regulatory",
+            "/genes",
+            "gene_id",
+            &["genes/variants", "genes/genomic-elements"][..],
+        ),
+        (
+            "rs99999999999",
+            "genetic",
+            "/variants",
+            "rsid",
+            &["variants/phenotypes", "variants/diseases"][..],
+        ),
+        (
+            "ENSP99999999999",
+            "physical",
+            "/proteins",
+            "protein_id",
+            &["proteins/proteins", "proteins/complexes"][..],
+        ),
     ] {
+        no_rows(&upstream, datasets, &[(param, entity)]).await;
+        route(
+            &upstream,
+            at.trim_start_matches('/'),
+            &[(param, entity)],
+            empty(),
+        )
+        .await;
         let e = client
             .call_err(
                 "igvf_find_associations",
@@ -810,6 +885,12 @@ async fn an_unknown_identifier_is_not_found_rather_than_an_empty_success() {
         assert_eq!(sent.last().unwrap().0, at, "{entity}: one lookup last");
     }
     // An entity that exists but has no associations is an empty success.
+    no_rows(
+        &upstream,
+        &["genes/variants", "genes/genomic-elements"],
+        &[("gene_id", TP53)],
+    )
+    .await;
     route(
         &upstream,
         "genes",

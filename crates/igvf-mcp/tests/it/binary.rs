@@ -3,7 +3,6 @@
 use igvf_mcp::IgvfServer;
 use lifesciences_core::testing::{McpTestClient, assert_binary_speaks_mcp, assert_no_nulls};
 use serde_json::json;
-use wiremock::MockServer;
 
 use crate::{fixture, route};
 
@@ -25,7 +24,7 @@ async fn sigterm_stops_the_stdio_server() {
 
 #[tokio::test]
 async fn the_binary_looks_up_brca1_against_the_configured_upstream() {
-    let upstream = MockServer::start().await;
+    let upstream = lifesciences_core::testing::mock_upstream().await;
     route(
         &upstream,
         "api/genes",

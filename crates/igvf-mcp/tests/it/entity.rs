@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use wiremock::ResponseTemplate;
 use wiremock::matchers::{method, path};
 
-use crate::{assert_requests_follow_the_spec, fixture, fixtures, requests, route, setup};
+use crate::{assert_requests_follow_the_spec, empty, fixture, fixtures, requests, route, setup};
 
 #[tokio::test]
 async fn scenario_brca1_symbol_resolves_to_the_exact_gene() {
@@ -367,6 +367,13 @@ async fn ontology_terms_in_both_forms_ask_for_the_same_catalog_key() {
     for input in ["MONDO_0007254", "MONDO:0007254", "mondo:0007254"] {
         let (upstream, client) = setup().await;
         // The catalog's miss is `200 []`.
+        route(
+            &upstream,
+            "ontology-terms",
+            &[("term_id", "MONDO_0007254")],
+            empty(),
+        )
+        .await;
         let e = client
             .call_err("igvf_get_entity", json!({"id": input}))
             .await;
@@ -505,6 +512,13 @@ async fn misses_are_entity_not_found_whether_empty_or_404() {
         .await;
     assert_eq!(e.code, ErrorCode::EntityNotFound);
     assert_eq!(e.invalid_input.as_deref(), Some("ENSG00000099999"));
+    route(
+        &upstream,
+        "variants",
+        &[("rsid", "rs999999999999")],
+        empty(),
+    )
+    .await;
     let e = client
         .call_err("igvf_get_entity", json!({"id": "rs999999999999"}))
         .await;

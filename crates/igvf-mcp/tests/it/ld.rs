@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use wiremock::Mock;
 use wiremock::matchers::{method, path};
 
-use crate::{Catalog, assert_requests_follow_the_spec, fixture, requests, route, setup};
+use crate::{Catalog, assert_requests_follow_the_spec, empty, fixture, requests, route, setup};
 
 #[tokio::test]
 async fn ld_partners_of_an_rsid() {
@@ -198,6 +198,11 @@ async fn ld_is_checked_here_and_ordered_across_every_row_returned() {
 #[tokio::test]
 async fn an_unknown_variant_is_not_found_and_a_known_one_without_ld_is_empty() {
     let (upstream, client) = setup().await;
+    // No LD, then the lookup that tells an unknown variant from one without LD.
+    for rsid in ["rs99999999999", "rs80357906"] {
+        route(&upstream, "variants/variant-ld", &[("rsid", rsid)], empty()).await;
+    }
+    route(&upstream, "variants", &[("rsid", "rs99999999999")], empty()).await;
     let e = client
         .call_err("igvf_find_ld", json!({"variant_id": "rs99999999999"}))
         .await;

@@ -11,7 +11,7 @@ fn live() -> bool {
 }
 
 async fn client() -> McpTestClient {
-    McpTestClient::connect(IgvfServer::from_env().unwrap()).await
+    McpTestClient::connect(IgvfServer::from_env(&lifesciences_core::Env::process()).unwrap()).await
 }
 
 #[tokio::test]

@@ -1,8 +1,7 @@
 //! Integration tests of igvf-mcp: one test binary, one module per area. Every upstream is a
 //! local mock serving fixtures derived from recorded responses; nothing touches the network.
-#![allow(
+#![expect(
     clippy::unwrap_used,
-    clippy::expect_used,
     clippy::panic,
     reason = "test helpers outside #[test] fns: failing loudly is the point"
 )]
@@ -19,21 +18,17 @@ mod sources;
 
 use igvf_mcp::IgvfServer;
 use igvf_mcp::spec::spec;
-use lifesciences_core::testing::{Fixtures, McpTestClient, mock_source};
+use lifesciences_core::McpServer;
+use lifesciences_core::testing::{Fixtures, McpTestClient, mock_env, mock_upstream};
 use serde_json::Value;
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
+pub use lifesciences_core::testing::fixture;
+
 /// The crate's fixtures.
 pub fn fixtures() -> Fixtures {
-    Fixtures::of(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A 200 JSON response with a fixture's body.
-pub fn fixture(name: &str) -> ResponseTemplate {
-    ResponseTemplate::new(200)
-        .insert_header("content-type", "application/json")
-        .set_body_string(fixtures().text(name))
+    Fixtures::here()
 }
 
 /// A 200 JSON response with `[]` (the upstream's miss).
@@ -43,18 +38,18 @@ pub fn empty() -> ResponseTemplate {
         .set_body_string("[]")
 }
 
-/// A mock upstream and an MCP client connected in-process to a server pointed at it.
-/// Unanticipated requests get `[]`, so a test fails on what the client sees, not on a
-/// connection error.
+/// A server over the mock at `uri` (quick retries), with any other variables in `pairs`.
+pub fn server_with(uri: &str, pairs: &[(&str, &str)]) -> IgvfServer {
+    let mut env = vec![("IGVF_CATALOG_API_URL", uri)];
+    env.extend_from_slice(pairs);
+    IgvfServer::from_env(&mock_env(&env)).unwrap()
+}
+
+/// A mock upstream and an MCP client connected in-process to a server pointed at it. A
+/// request no route of the test expected fails the test.
 pub async fn setup() -> (MockServer, McpTestClient) {
-    let upstream = MockServer::start().await;
-    Mock::given(method("GET"))
-        .respond_with(empty())
-        .with_priority(u8::MAX)
-        .mount(&upstream)
-        .await;
-    let server = IgvfServer::new(mock_source("IGVF Catalog", &upstream.uri())).unwrap();
-    let client = McpTestClient::connect(server).await;
+    let upstream = mock_upstream().await;
+    let client = McpTestClient::connect(server_with(&upstream.uri(), &[])).await;
     (upstream, client)
 }
 
@@ -70,6 +65,15 @@ pub async fn route(
         mock = mock.and(query_param(*name, *value));
     }
     mock.respond_with(response).mount(upstream).await;
+}
+
+/// Mount `GET /<path>` answering `[]` (the upstream's miss) for each of `paths` when
+/// every `(name, value)` is in the query: the data sets a scenario expects to be asked,
+/// all with the same parameter, and to have nothing.
+pub async fn no_rows(upstream: &MockServer, paths: &[&str], query: &[(&str, &str)]) {
+    for at in paths {
+        route(upstream, at, query, empty()).await;
+    }
 }
 
 /// The requests the upstream received, as (path, query pairs).

@@ -9,7 +9,9 @@ use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};
 
-use crate::{assert_requests_follow_the_spec, empty, fixture, fixtures, requests, route, setup};
+use crate::{
+    assert_requests_follow_the_spec, empty, fixture, fixtures, no_rows, requests, route, setup,
+};
 
 #[tokio::test]
 async fn scenario_chr17_41m_42m_lists_genes_and_elements_and_says_why_not_variants() {
@@ -106,6 +108,13 @@ async fn a_small_region_lists_its_variants() {
         "variants",
         &[("region", "chr1:975000-976000")],
         fixture("variants__region=chr1_975000-976000.json"),
+    )
+    .await;
+    // No gene and no regulatory element there.
+    no_rows(
+        &upstream,
+        &["genes", "genomic-elements"],
+        &[("region", "chr1:975000-976000")],
     )
     .await;
     let out = client
@@ -206,6 +215,13 @@ async fn records_the_upstream_returns_outside_the_region_are_left_out() {
 #[tokio::test]
 async fn mouse_regions_ask_for_mouse_data() {
     let (upstream, client) = setup().await;
+    route(
+        &upstream,
+        "genes",
+        &[("region", "chr19:1000-2000"), ("organism", "Mus musculus")],
+        empty(),
+    )
+    .await;
     for organism in ["mouse", "Mus musculus", "10090"] {
         let out = client
             .call_ok(

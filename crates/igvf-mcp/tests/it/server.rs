@@ -2,22 +2,32 @@
 //! instructions.
 
 use igvf_mcp::IgvfServer;
-use lifesciences_core::McpServer;
 use lifesciences_core::rmcp::model::ReadResourceRequestParams;
+use lifesciences_core::testing::assert_tool_definitions;
+use lifesciences_core::tools;
 
 use crate::setup;
 
 #[test]
 fn tool_list_snapshot() {
-    let tools = serde_json::to_value(IgvfServer::tools()).unwrap();
+    let tools = serde_json::to_value(tools::<IgvfServer>()).unwrap();
     insta::assert_json_snapshot!("tools", tools);
 }
 
+#[test]
+fn every_tool_keeps_the_promises_of_a_tool_definition() {
+    assert_tool_definitions::<IgvfServer>();
+}
+
 #[tokio::test]
-async fn every_tool_is_read_only_titled_described_with_an_example_and_typed() {
+async fn the_server_lists_its_six_tools() {
     let (_upstream, client) = setup().await;
-    let tools = client.tools().await;
-    let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    let mut names: Vec<String> = client
+        .tools()
+        .await
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
     names.sort();
     assert_eq!(
         names,
@@ -30,40 +40,6 @@ async fn every_tool_is_read_only_titled_described_with_an_example_and_typed() {
             "igvf_search_region"
         ]
     );
-    names.dedup();
-    assert_eq!(names.len(), 6, "names are unique");
-    for tool in &tools {
-        assert!(
-            tool.title.as_deref().is_some_and(|t| !t.is_empty()),
-            "{}",
-            tool.name
-        );
-        assert!(
-            tool.description
-                .as_deref()
-                .is_some_and(|d| d.contains("Example: `{")),
-            "{} has a description with an example",
-            tool.name
-        );
-        let a = tool.annotations.as_ref().expect("annotations");
-        assert_eq!(a.read_only_hint, Some(true), "{}", tool.name);
-        assert_eq!(a.idempotent_hint, Some(true), "{}", tool.name);
-        assert_eq!(a.open_world_hint, Some(true), "{}", tool.name);
-        assert!(
-            tool.output_schema.is_some(),
-            "{} has an outputSchema",
-            tool.name
-        );
-        // Argument descriptions are what an LLM reads: every argument has one.
-        let props = tool.input_schema["properties"].as_object().unwrap();
-        for (arg, schema) in props {
-            assert!(
-                schema.get("description").is_some() || schema.get("$ref").is_some(),
-                "{}.{arg} is undocumented",
-                tool.name
-            );
-        }
-    }
     client.close().await;
 }
 
@@ -148,7 +124,7 @@ async fn initialize_announces_tools_resources_and_the_fuzzy_to_fact_path() {
 fn the_tool_list_fits_an_agent_s_context_budget() {
     // Measured as sent on the wire (compact JSON): 46 KB before the review, with
     // igvf_get_entity's output schema alone at 13.6 KB.
-    let tools = serde_json::to_value(IgvfServer::tools()).unwrap();
+    let tools = serde_json::to_value(tools::<IgvfServer>()).unwrap();
     let total = serde_json::to_string(&tools).unwrap().len();
     assert!(total < 35_000, "tools/list is {total} bytes");
     for tool in tools.as_array().unwrap() {

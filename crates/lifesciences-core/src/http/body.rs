@@ -2,16 +2,19 @@
 
 use bytes::{Bytes, BytesMut};
 
-use super::retry::Failure;
+use std::time::Duration;
+
+use crate::error::UpstreamFailure;
 
 /// Read the whole body, refusing it as soon as it is known to exceed `limit` bytes: at
 /// once when `Content-Length` says so, else when the streamed bytes pass the cap.
 pub(crate) async fn read_capped(
     mut response: reqwest::Response,
     limit: u64,
-) -> Result<Bytes, Failure> {
+    timeout: Duration,
+) -> Result<Bytes, UpstreamFailure> {
     if response.content_length().is_some_and(|len| len > limit) {
-        return Err(Failure::TooLarge { limit });
+        return Err(UpstreamFailure::TooLarge { limit });
     }
     let initial = response
         .content_length()
@@ -22,10 +25,10 @@ pub(crate) async fn read_capped(
     while let Some(chunk) = response
         .chunk()
         .await
-        .map_err(|e| Failure::from_reqwest(&e))?
+        .map_err(|e| UpstreamFailure::from_reqwest(&e, timeout))?
     {
         if (buf.len() + chunk.len()) as u64 > limit {
-            return Err(Failure::TooLarge { limit });
+            return Err(UpstreamFailure::TooLarge { limit });
         }
         buf.extend_from_slice(&chunk);
     }

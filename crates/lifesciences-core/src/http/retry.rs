@@ -1,6 +1,7 @@
-//! Retry decisions: which failures are worth another attempt, how long to wait
-//! (exponential backoff with full jitter, or the upstream's `Retry-After`), and when to
-//! stop. Pure functions, so the schedule is unit-tested without a clock.
+//! Retry decisions: how long to wait before another attempt (exponential backoff with
+//! full jitter, or the upstream's `Retry-After`) and when to stop. Which failures are
+//! worth another attempt is [`UpstreamFailure::is_transient`], decided once. Pure
+//! functions and a loop on tokio's clock, so the schedule is tested under paused time.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -9,94 +10,13 @@ use std::time::{Duration, SystemTime};
 use backon::{ExponentialBuilder, Retryable as _};
 use reqwest::header::HeaderValue;
 
-use crate::client::RetryPolicy;
-use crate::error::{ApiError, UpstreamFailure};
+use crate::config::RetryPolicy;
+use crate::error::UpstreamFailure;
 
 /// Longest excerpt of an error body we keep: enough for validation errors that list
 /// accepted values (IGVF's zod bodies), which source clients read through
 /// `ApiError::upstream_body`. Envelope messages show only the first 200 characters.
 pub(crate) const ERROR_BODY_EXCERPT: usize = 16 * 1024;
-
-/// What went wrong on one attempt.
-#[derive(Debug, Clone)]
-pub(crate) enum Failure {
-    /// A non-success status; `retry_after` from the header, `body` an excerpt.
-    Status {
-        status: u16,
-        retry_after: Option<Duration>,
-        body: String,
-    },
-    Timeout,
-    Connect(String),
-    Transport(String),
-    TooLarge {
-        limit: u64,
-    },
-}
-
-impl Failure {
-    pub(crate) fn from_reqwest(error: &reqwest::Error) -> Self {
-        // The chain carries the useful part ("connection refused", "dns error").
-        let mut detail = error.to_string();
-        let mut source = std::error::Error::source(error);
-        while let Some(inner) = source {
-            detail.push_str(": ");
-            detail.push_str(&inner.to_string());
-            source = inner.source();
-        }
-        if error.is_timeout() {
-            Self::Timeout
-        } else if error.is_connect() {
-            Self::Connect(detail)
-        } else {
-            Self::Transport(detail)
-        }
-    }
-
-    /// 429, 500, 502, 503, 504, timeouts and connection trouble are retried; other 4xx
-    /// and oversized bodies never are.
-    pub(crate) fn is_retryable(&self) -> bool {
-        match self {
-            Self::Status { status, .. } => crate::error::is_transient_status(*status),
-            Self::Timeout | Self::Connect(_) | Self::Transport(_) => true,
-            Self::TooLarge { .. } => false,
-        }
-    }
-
-    pub(crate) fn retry_after(&self) -> Option<Duration> {
-        match self {
-            Self::Status { retry_after, .. } => *retry_after,
-            _ => None,
-        }
-    }
-
-    /// The error the caller sees once no more attempts will be made.
-    pub(crate) fn into_api_error(self, source: &str, attempts: u32, timeout: Duration) -> ApiError {
-        let upstream = source.to_owned();
-        let failure = match self {
-            Self::Status {
-                status: 429,
-                retry_after,
-                ..
-            } => {
-                return ApiError::RateLimited {
-                    upstream,
-                    retry_after: retry_after.unwrap_or(Duration::from_secs(5)),
-                };
-            }
-            Self::Status { status, body, .. } => UpstreamFailure::Status { status, body },
-            Self::Timeout => UpstreamFailure::Timeout { after: timeout },
-            Self::Connect(detail) => UpstreamFailure::Connect { detail },
-            Self::Transport(detail) => UpstreamFailure::Transport { detail },
-            Self::TooLarge { limit } => UpstreamFailure::TooLarge { limit },
-        };
-        ApiError::Upstream {
-            upstream,
-            failure,
-            attempts,
-        }
-    }
-}
 
 /// Parse `Retry-After`: whole seconds (`"2"`), fractional seconds (`"0.4"`, Ensembl), or
 /// an HTTP date. A date in the past means "now". Garbage is ignored.
@@ -151,10 +71,10 @@ pub(crate) async fn run<T, F, Fut>(
     policy: &RetryPolicy,
     label: &str,
     mut attempt: F,
-) -> (Result<T, Failure>, u32)
+) -> (Result<T, UpstreamFailure>, u32)
 where
     F: FnMut() -> Fut,
-    Fut: Future<Output = Result<T, Failure>>,
+    Fut: Future<Output = Result<T, UpstreamFailure>>,
 {
     let attempts = AtomicU32::new(0);
     let mut waited = Duration::ZERO;
@@ -169,7 +89,7 @@ where
     })
     .retry(backoff)
     .sleep(tokio::time::sleep)
-    .when(Failure::is_retryable)
+    .when(UpstreamFailure::is_transient)
     .adjust(|failure, proposed| next_delay(failure.retry_after(), proposed, policy, &mut waited))
     .notify(|failure, delay| {
         tracing::info!(
@@ -206,24 +126,6 @@ mod tests {
         assert_eq!(parse("-1"), None);
         assert_eq!(parse("soon"), None);
         assert_eq!(parse_retry_after(None, now), None);
-    }
-
-    #[test]
-    fn only_transient_failures_are_retried() {
-        let status = |status| Failure::Status {
-            status,
-            retry_after: None,
-            body: String::new(),
-        };
-        for s in [429, 500, 502, 503, 504] {
-            assert!(status(s).is_retryable(), "{s}");
-        }
-        for s in [400, 401, 403, 404, 405, 410, 422, 501, 505] {
-            assert!(!status(s).is_retryable(), "{s}");
-        }
-        assert!(Failure::Timeout.is_retryable());
-        assert!(Failure::Connect("refused".into()).is_retryable());
-        assert!(!Failure::TooLarge { limit: 1 }.is_retryable());
     }
 
     #[test]
@@ -286,23 +188,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_persistent_429_becomes_rate_limited_with_the_wait() {
-        let e = Failure::Status {
-            status: 429,
-            retry_after: Some(Duration::from_secs(40)),
-            body: "You have exceeded your limit".into(),
-        }
-        .into_api_error("Ensembl", 1, Duration::from_secs(30));
-        assert_eq!(
-            e,
-            ApiError::RateLimited {
-                upstream: "Ensembl".into(),
-                retry_after: Duration::from_secs(40)
-            }
-        );
-    }
-
     mod schedule {
         //! The default policy's real schedule, under tokio's paused clock.
         use super::*;
@@ -310,19 +195,19 @@ mod tests {
         use std::sync::Mutex;
         use tokio::time::Instant;
 
-        fn status(status: u16, retry_after: Option<Duration>) -> Failure {
-            Failure::Status {
+        fn status(status: u16, retry_after: Option<Duration>) -> UpstreamFailure {
+            UpstreamFailure::Status {
                 status,
-                retry_after,
                 body: String::new(),
+                retry_after,
             }
         }
 
         /// Answers with each scripted outcome in turn.
         async fn scripted(
             policy: &RetryPolicy,
-            outcomes: Vec<Result<&'static str, Failure>>,
-        ) -> (Result<&'static str, Failure>, u32, Duration) {
+            outcomes: Vec<Result<&'static str, UpstreamFailure>>,
+        ) -> (Result<&'static str, UpstreamFailure>, u32, Duration) {
             let queue = Mutex::new(VecDeque::from(outcomes));
             let started = Instant::now();
             let (result, attempts) = run(policy, "test", || {
@@ -357,6 +242,7 @@ mod tests {
 
         #[tokio::test(start_paused = true)]
         async fn client_errors_and_long_retry_after_stop_at_once() {
+            // Decided by `UpstreamFailure::is_transient`: 404 is not, so one attempt.
             let policy = RetryPolicy::default();
             let (_, attempts, elapsed) = scripted(&policy, vec![Err(status(404, None))]).await;
             assert_eq!((attempts, elapsed), (1, Duration::ZERO));
@@ -382,8 +268,12 @@ mod tests {
         async fn timeouts_and_connection_errors_are_retried() {
             let policy = RetryPolicy::default();
             let outcomes = vec![
-                Err(Failure::Timeout),
-                Err(Failure::Connect("refused".into())),
+                Err(UpstreamFailure::Timeout {
+                    after: Duration::from_secs(30),
+                }),
+                Err(UpstreamFailure::Connect {
+                    detail: "refused".into(),
+                }),
                 Ok("up again"),
             ];
             let (result, attempts, _) = scripted(&policy, outcomes).await;

@@ -2,18 +2,17 @@
 
 use std::process::ExitCode;
 
-use lifesciences_core::cli;
-use lifesciences_core::testing::TestServer;
-use lifesciences_core::{ConfigError, McpServer};
+use lifesciences_core::testing::{TestServer, mock_env};
+use lifesciences_core::{Env, McpServer, cli};
 use serde_json::{Value, json};
 use wiremock::matchers::path;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 async fn run(args: &[&str], upstream: &str) -> (ExitCode, String) {
     let mut out = Vec::new();
-    let argv = std::iter::once("test-mcp").chain(args.iter().copied());
-    let url = upstream.to_owned();
-    let code = cli::run::<TestServer>(argv, move || Ok(TestServer::for_mock(&url)), &mut out).await;
+    let argv = std::iter::once("items-mcp").chain(args.iter().copied());
+    let env = mock_env(&[("ITEMS_API_URL", upstream)]);
+    let code = cli::run::<TestServer>(argv, env, &mut out).await;
     (code, String::from_utf8(out).unwrap())
 }
 
@@ -32,10 +31,10 @@ async fn upstream() -> MockServer {
 async fn version_and_help_go_to_stdout_and_exit_0() {
     let (code, out) = run(&["--version"], "http://127.0.0.1:9").await;
     assert_eq!(code, ExitCode::SUCCESS);
-    assert_eq!(out.trim(), format!("test-mcp {}", TestServer::VERSION));
+    assert_eq!(out.trim(), format!("items-mcp {}", TestServer::VERSION));
     let (code, out) = run(&["--help"], "http://127.0.0.1:9").await;
     assert_eq!(code, ExitCode::SUCCESS);
-    for word in ["serve", "tools", "call", "stdio", "RUST_LOG"] {
+    for word in ["serve", "tools", "call", "check", "stdio", "RUST_LOG"] {
         assert!(out.contains(word), "help mentions {word}: {out}");
     }
 }
@@ -118,17 +117,69 @@ async fn usage_errors_exit_2_and_print_nothing_on_stdout() {
 async fn a_configuration_error_exits_2() {
     let mut out = Vec::new();
     let code = cli::run::<TestServer>(
-        ["test-mcp", "call", "items_get_item", "item_id=ITEM:1"],
-        || {
-            Err(ConfigError::InvalidVar {
-                var: "ITEMS_API_URL".into(),
-                value: "nope".into(),
-                expected: "an absolute http(s) URL".into(),
-            })
-        },
+        ["items-mcp", "call", "items_get_item", "item_id=ITEM:1"],
+        Env::from_pairs(&[("ITEMS_API_URL", "nope")]),
         &mut out,
     )
     .await;
     assert_eq!(code, ExitCode::from(2));
     assert!(out.is_empty());
+}
+
+#[tokio::test]
+async fn check_probes_every_upstream_and_exits_0_when_all_answer() {
+    let upstream = MockServer::start().await;
+    Mock::given(path("/items/1"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"number": 1})))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    let (code, out) = run(&["check"], &upstream.uri()).await;
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    assert!(out.starts_with("items-mcp "), "{out}");
+    assert!(out.contains("checking 1 upstream(s)"), "{out}");
+    assert!(
+        out.contains(&format!("Items  {}/items/1", upstream.uri())),
+        "names the source and the URL: {out}"
+    );
+    assert!(out.contains("reachable (HTTP 200) in "), "{out}");
+    assert!(out.contains("All upstreams are reachable."), "{out}");
+}
+
+#[tokio::test]
+async fn check_names_the_status_of_an_upstream_that_answers_wrongly_and_exits_1() {
+    let upstream = MockServer::start().await;
+    Mock::given(path("/items/1"))
+        .respond_with(ResponseTemplate::new(404))
+        .mount(&upstream)
+        .await;
+    let (code, out) = run(&["check"], &upstream.uri()).await;
+    assert_eq!(code, ExitCode::FAILURE, "{out}");
+    assert!(out.contains("NOT reachable"), "{out}");
+    assert!(out.contains("HTTP 404 Not Found"), "{out}");
+    assert!(out.contains("1 of 1 upstream(s) not reachable"), "{out}");
+    assert_eq!(
+        upstream.received_requests().await.unwrap().len(),
+        1,
+        "one request, no retries"
+    );
+}
+
+#[tokio::test]
+async fn check_says_why_an_unreachable_upstream_cannot_be_reached() {
+    // A port nothing listens on: the connection is refused.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let (code, out) = run(&["check"], &url).await;
+    assert_eq!(code, ExitCode::FAILURE, "{out}");
+    assert!(out.contains("NOT reachable"), "{out}");
+    assert!(out.contains("connection refused"), "{out}");
+    // A name that cannot resolve (`.invalid` is reserved and never resolves).
+    let (code, out) = run(&["check"], "http://no-such-host.invalid").await;
+    assert_eq!(code, ExitCode::FAILURE, "{out}");
+    assert!(
+        out.contains("DNS: cannot resolve no-such-host.invalid"),
+        "{out}"
+    );
 }

@@ -15,7 +15,7 @@ use wiremock::matchers::{body_json, body_string, header, method, path, query_par
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 fn client(config: SourceConfig) -> HttpClient {
-    HttpClient::new(config).unwrap()
+    HttpClient::new(config)
 }
 
 fn ok_json() -> ResponseTemplate {
@@ -293,7 +293,7 @@ async fn no_retry_policy_means_one_request() {
         .expect(1)
         .mount(&server)
         .await;
-    let c = client(mock_source("ChEMBL", &server.uri()).with_retry(RetryPolicy::none()));
+    let c = client(mock_source("ChEMBL", &server.uri()).with_retry(RetryPolicy::NONE));
     assert_eq!(attempts(&get(&c, "x").await.unwrap_err()), 1);
 }
 
@@ -554,7 +554,7 @@ async fn an_endless_body_without_length_is_cut_at_the_cap() {
 }
 
 #[derive(Debug, Deserialize)]
-#[allow(dead_code, reason = "decoded only to exercise the decoder")]
+#[expect(dead_code, reason = "decoded only to exercise the decoder")]
 struct Partner {
     score: f64,
 }
@@ -719,8 +719,7 @@ async fn a_source_may_opt_in_to_caching_its_look_up_posts_keyed_by_body() {
 #[tokio::test]
 async fn urls_for_links_follow_the_configured_base() {
     let c = client(
-        SourceConfig::new("STRING", "STRING", "https://string-db.org/api/")
-            .unwrap()
+        mock_source("STRING", "https://string-db.org/api/")
             .with_default_query("caller_identity", "lifesciences-mcp"),
     );
     let url = c
@@ -753,18 +752,18 @@ async fn cancelling_one_coalesced_caller_leaves_the_other_its_answer() {
 }
 
 #[tokio::test]
-async fn get_bytes_returns_the_raw_body_through_a_path_prefix_without_trailing_slash() {
+async fn a_base_url_with_a_path_and_no_trailing_slash_keeps_its_path() {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
-        .and(path("/api/tsv/network"))
-        .and(header("accept", "*/*"))
-        .respond_with(ResponseTemplate::new(200).set_body_string("stringId_A\tstringId_B\n"))
+        .and(path("/api/json/network"))
+        .and(header("accept", "application/json"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([{"stringId_A": "x"}])))
         .expect(1)
         .mount(&server)
         .await;
     let c = client(mock_source("STRING", &format!("{}/api", server.uri())));
-    let body = c.get_bytes("tsv/network", &[]).await.unwrap();
-    assert_eq!(&body[..], b"stringId_A\tstringId_B\n");
+    let body: Value = c.get_json("json/network", &[]).await.unwrap();
+    assert_eq!(body, json!([{"stringId_A": "x"}]));
 }
 
 #[tokio::test]

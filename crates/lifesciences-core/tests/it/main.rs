@@ -1,6 +1,6 @@
 //! Integration tests of lifesciences-core: one test binary (links once), one module per
 //! area. Every upstream is a local wiremock server; nothing touches the network.
-#![allow(
+#![expect(
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,

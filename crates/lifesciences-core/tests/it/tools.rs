@@ -1,8 +1,8 @@
 //! Tools as an agent sees them, through a real MCP client against core's `TestServer`:
 //! structured results, error envelopes, argument errors, cursors, definitions.
 
+use lifesciences_core::ErrorCode;
 use lifesciences_core::testing::{McpTestClient, TestServer};
-use lifesciences_core::{ErrorCode, McpServer};
 use serde_json::json;
 use wiremock::matchers::{path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -17,7 +17,7 @@ async fn setup() -> (MockServer, McpTestClient) {
 async fn every_tool_is_titled_described_read_only_and_typed() {
     let (_upstream, client) = setup().await;
     let tools = client.tools().await;
-    assert_eq!(tools.len(), TestServer::tools().len());
+    assert_eq!(tools.len(), lifesciences_core::tools::<TestServer>().len());
     let mut names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
     names.sort();
     let count = names.len();
@@ -46,6 +46,11 @@ async fn every_tool_is_titled_described_read_only_and_typed() {
     client.close().await;
 }
 
+#[test]
+fn the_test_server_keeps_every_promise_of_a_tool_definition() {
+    lifesciences_core::testing::assert_tool_definitions::<TestServer>();
+}
+
 #[tokio::test]
 async fn output_schemas_never_promise_null_except_for_the_two_pagination_fields() {
     let (_upstream, client) = setup().await;
@@ -61,7 +66,7 @@ async fn output_schemas_never_promise_null_except_for_the_two_pagination_fields(
     );
     let page = schema("items_search");
     let text = page.to_string();
-    let pagination = page["$defs"]["Pagination"]["properties"].clone();
+    let pagination = page["properties"]["pagination"]["properties"].clone();
     assert_eq!(pagination["cursor"]["type"], json!(["string", "null"]));
     assert_eq!(
         pagination["total_count"]["type"],
@@ -275,15 +280,12 @@ async fn a_cancelled_call_stops_its_upstream_requests() {
 
 mod panicking {
     use lifesciences_core::rmcp::handler::server::router::tool::ToolRouter;
-    use lifesciences_core::rmcp::model::ServerConfig;
-    use lifesciences_core::rmcp::{ServerHandler, tool, tool_handler, tool_router};
+    use lifesciences_core::rmcp::{tool, tool_router};
     use lifesciences_core::testing::McpTestClient;
-    use lifesciences_core::{McpServer, prepare_tools, server_config};
+    use lifesciences_core::{ConfigError, Env, McpServer};
 
     #[derive(Clone)]
-    struct Panicky {
-        tool_router: ToolRouter<Self>,
-    }
+    struct Panicky;
 
     #[tool_router]
     impl Panicky {
@@ -294,31 +296,22 @@ mod panicking {
         }
     }
 
-    #[tool_handler(router = self.tool_router)]
-    impl ServerHandler for Panicky {
-        fn get_info(&self) -> ServerConfig {
-            server_config::<Self>(false)
-        }
-    }
-
     impl McpServer for Panicky {
         const NAME: &'static str = "panicky";
         const TITLE: &'static str = "Panicky";
         const VERSION: &'static str = "0";
         const INSTRUCTIONS: &'static str = "Panics.";
-        fn from_env() -> Result<Self, lifesciences_core::ConfigError> {
-            Ok(Self {
-                tool_router: prepare_tools(Self::tool_router()),
-            })
+        fn from_env(_env: &Env) -> Result<Self, ConfigError> {
+            Ok(Self)
         }
-        fn tools() -> Vec<lifesciences_core::rmcp::model::Tool> {
-            Self::tool_router().list_all()
+        fn router() -> ToolRouter<Self> {
+            Self::tool_router()
         }
     }
 
     #[tokio::test]
     async fn a_panicking_tool_answers_with_an_error_and_the_server_lives_on() {
-        let client = McpTestClient::connect(Panicky::from_env().unwrap()).await;
+        let client = McpTestClient::connect(Panicky).await;
         let call =
             client
                 .peer()

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use lifesciences_core::Served;
 use lifesciences_core::serve::{self, HttpOptions};
 use lifesciences_core::testing::TestServer;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -14,7 +15,7 @@ async fn garbage_on_stdin_does_not_kill_the_stdio_server() {
     let (ours, theirs) = tokio::io::duplex(1 << 16);
     let (read, write) = tokio::io::split(theirs);
     let server = tokio::spawn(serve::serve_io(
-        TestServer::for_mock("http://127.0.0.1:9"),
+        Served::new(TestServer::for_mock("http://127.0.0.1:9")),
         read,
         write,
         futures::future::pending(),
@@ -49,7 +50,7 @@ async fn garbage_on_stdin_does_not_kill_the_stdio_server() {
     })
     .await
     .expect("initialize answered after garbage");
-    assert_eq!(answer["result"]["serverInfo"]["name"], "test-mcp");
+    assert_eq!(answer["result"]["serverInfo"]["name"], "items-mcp");
     assert!(!server.is_finished(), "the server is still running");
     drop(writer);
     drop(lines);
@@ -94,13 +95,13 @@ async fn http_serves_health_mcp_and_keeps_the_host_allow_list() {
     .await;
     assert!(health.starts_with("HTTP/1.1 200"), "{health}");
     assert!(
-        health.contains(r#""status":"ok""#) && health.contains(r#""server":"test-mcp""#),
+        health.contains(r#""status":"ok""#) && health.contains(r#""server":"items-mcp""#),
         "{health}"
     );
 
     let init = raw_http(addr, post_initialize(&addr.to_string())).await;
     assert!(init.starts_with("HTTP/1.1 200"), "{init}");
-    assert!(init.contains(r#""name":"test-mcp""#), "{init}");
+    assert!(init.contains(r#""name":"items-mcp""#), "{init}");
 
     let rebinding = raw_http(addr, post_initialize("evil.example.com")).await;
     assert!(

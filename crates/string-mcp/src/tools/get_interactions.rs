@@ -20,30 +20,27 @@ use crate::server::StringServer;
 /// Arguments of `string_get_interactions`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GetInteractionsArgs {
-    /// The protein as a STRING CURIE, e.g. `STRING:9606.ENSP00000269305` (human TP53), as
-    /// returned by string_search_proteins. STRING's bare form `9606.ENSP00000269305` and
-    /// gene names are refused with the corrected form or the tool to call.
+pub(crate) struct GetInteractionsArgs {
+    /// The protein as a STRING CURIE from string_search_proteins, e.g.
+    /// `STRING:9606.ENSP00000269305` (human TP53).
     pub string_id: String,
-    /// Minimum combined score of a partner on STRING's scale 0–1000 (default 400): 150
-    /// low, 400 medium, 700 high, 900 highest confidence. Results carry scores on the 0–1
-    /// scale, so 700 keeps partners with `combined_score` ≥ 0.7; a fraction between 0 and 1
-    /// is read on that scale too (0.7 means 700), while whole numbers keep their meaning
-    /// (1 means 0.001).
+    /// Minimum combined score, 0–1000 (default 400; 150 low, 700 high, 900 highest): 700
+    /// keeps `combined_score` ≥ 0.7. A fraction below 1 is read on the 0–1 scale (0.7 is
+    /// 700).
     #[serde(default)]
     pub required_score: Option<RequiredScoreArg>,
-    /// Most partners to return, 1–10000 (default 25); the highest combined scores are kept.
+    /// Most partners to return, 1–10000 (default 25), the most confident kept.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
+    #[schemars(range(min = 1, max = 10000))]
     pub limit: Option<u32>,
-    /// `functional` (default): any functional association; `physical`: physical binding
-    /// or co-complex associations only.
+    /// `functional` (default) or `physical` (binding or co-complex only).
     #[serde(default)]
     pub network_type: Option<NetworkType>,
 }
 
 /// The query protein of a network.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct QueryProtein {
+pub(crate) struct QueryProtein {
     /// Its STRING CURIE.
     pub id: String,
     /// STRING's preferred name, e.g. `TP53`.
@@ -53,7 +50,7 @@ pub struct QueryProtein {
 /// The seven evidence channels of an interaction, each 0–1 (0 when STRING has no evidence
 /// of that kind).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct EvidenceScores {
+pub(crate) struct EvidenceScores {
     /// Conserved genomic neighborhood.
     pub nscore: f64,
     /// Gene fusion.
@@ -72,7 +69,7 @@ pub struct EvidenceScores {
 
 /// One interaction of the query protein (A) with a partner (B).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Interaction {
+pub(crate) struct Interaction {
     /// The query protein's STRING CURIE.
     pub protein_a: String,
     /// The partner's STRING CURIE: pass it to string_get_interactions to walk on.
@@ -94,7 +91,7 @@ pub struct Interaction {
 
 /// The partners of one protein, most confident first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct InteractionNetwork {
+pub(crate) struct InteractionNetwork {
     /// The protein asked about.
     pub query: QueryProtein,
     /// Its partners with `combined_score` ≥ required_score/1000, sorted by
@@ -257,13 +254,9 @@ impl StringServer {
 
 #[tool_router(router = get_interactions_router, vis = "pub(crate)")]
 impl StringServer {
-    /// Get the evidence-weighted interaction partners of one STRING protein, most
-    /// confident first: combined score and the seven evidence channels (neighborhood,
-    /// fusion, co-occurrence, co-expression, experiments, databases, text mining), each
-    /// 0–1. Filter with required_score (0–1000, or a fraction 0–1) and limit; `truncated`
-    /// says when more partners pass the threshold than limit lets through. A protein
-    /// STRING knows without partners above the threshold gives an empty list; an unknown
-    /// ID is ENTITY_NOT_FOUND.
+    /// Get the interaction partners of one STRING protein, most confident first, with
+    /// the combined score and the seven evidence channel scores (0–1 each). `truncated`
+    /// says when more partners pass required_score than limit lets through.
     /// Example: `{"string_id": "STRING:9606.ENSP00000269305", "required_score": 700,
     /// "limit": 10}` → TP53's partners such as MDM2, ATM and BRCA1.
     #[tool(

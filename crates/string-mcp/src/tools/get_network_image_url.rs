@@ -12,52 +12,46 @@ use crate::score::{RequiredScoreArg, required_score};
 use crate::server::StringServer;
 
 /// Most identifiers one image may show.
-pub const MAX_IDENTIFIERS: usize = 500;
+pub(crate) const MAX_IDENTIFIERS: usize = 500;
 /// Most bytes of query string (identifiers, species, options, `caller_identity`) an image
 /// link may carry. Browsers, proxies and web servers refuse long request lines (8 KiB is a
 /// common cap), and STRING recommends POST for long lists (notes A.1), which a link cannot
 /// be: 500 STRING IDs would make an 11.6 KB link.
-pub const MAX_QUERY_BYTES: usize = 6 * 1024;
+pub(crate) const MAX_QUERY_BYTES: usize = 6 * 1024;
 /// Most extra partners an image may add around the query proteins.
-pub const MAX_ADD_NODES: u32 = 100;
+pub(crate) const MAX_ADD_NODES: u32 = 100;
 
 /// Arguments of `string_get_network_image_url`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct NetworkImageArgs {
-    /// The proteins to draw, 1–500, and at most about 6 KB of link (about 260 STRING IDs,
-    /// more short names): STRING CURIEs such as `STRING:9606.ENSP00000269305` (prefix in
-    /// any case) or names STRING resolves such as `TP53`, `MDM2`. A single string with
-    /// comma-separated names is accepted too.
+pub(crate) struct NetworkImageArgs {
+    /// The proteins to draw: STRING CURIEs or names such as `TP53`, 1–500 and a link of at
+    /// most 6 KB (about 260 CURIEs). A comma-separated string works too.
     #[serde(deserialize_with = "one_or_many")]
     #[schemars(with = "Vec<String>")]
+    #[schemars(length(min = 1, max = 500))]
     pub identifiers: Vec<String>,
-    /// NCBI taxon ID (e.g. 9606 human, 10090 mouse), STRING genome ID (`STRG…`) or common
-    /// name (`human`, `mouse`, `rat`, `zebrafish`, `fruit fly`, `C. elegans`, `yeast`,
-    /// `E. coli`, or the Latin name) of the proteins. Default: the taxon of the CURIEs
-    /// given, else 9606 (human).
+    /// NCBI taxon, STRING genome ID or common name, as in string_search_proteins.
+    /// Default: the CURIEs' taxon, else 9606 (human).
     #[serde(default)]
     pub species: Option<SpeciesArg>,
     /// `png` (default), `svg`, or `highres_png`.
     #[serde(default)]
     pub format: Option<ImageFormat>,
-    /// Minimum combined score of a drawn interaction on STRING's scale 0–1000 (150 low,
-    /// 400 medium, 700 high, 900 highest). A fraction between 0 and 1 is read on the 0–1
-    /// scale of `combined_score` (0.7 means 700); whole numbers keep their meaning (1
-    /// means 0.001). Default: STRING's (400).
+    /// Minimum combined score of a drawn edge, 0–1000 (STRING's default 400); a fraction
+    /// below 1 is read on the 0–1 scale (0.7 is 700).
     #[serde(default)]
     pub required_score: Option<RequiredScoreArg>,
-    /// How many extra partners STRING adds around the given proteins, 0–100. Default:
-    /// STRING's (10 for a single protein, 0 for several).
+    /// Extra partners STRING adds around the proteins, 0–100 (STRING's default: 10 for
+    /// one protein, 0 for several).
     #[serde(default, deserialize_with = "lenient::opt_u32")]
+    #[schemars(range(min = 0, max = 100))]
     pub add_nodes: Option<u32>,
-    /// Edge style: `evidence` (default; one colour per evidence channel), `confidence`
-    /// (thickness shows the combined score; best for large networks) or `actions` (mode of
-    /// action).
+    /// Edge style: `evidence` (default; a colour per channel), `confidence` (thickness is
+    /// the score) or `actions` (mode of action).
     #[serde(default)]
     pub network_flavor: Option<NetworkFlavor>,
-    /// `functional` (default) or `physical` (binding / co-complex only), as in
-    /// string_get_interactions.
+    /// `functional` (default) or `physical` (binding or co-complex only).
     #[serde(default)]
     pub network_type: Option<NetworkType>,
 }
@@ -79,7 +73,7 @@ fn one_or_many<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>
 
 /// A link to a network image.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct NetworkImage {
+pub(crate) struct NetworkImage {
     /// The URL; opening it makes STRING render the image (it identifies this server as
     /// the caller).
     pub url: String,
@@ -220,14 +214,12 @@ impl StringServer {
     }
 }
 
-#[tool_router(router = network_image_url_router, vis = "pub(crate)")]
+#[tool_router(router = get_network_image_url_router, vis = "pub(crate)")]
 impl StringServer {
-    /// Get a URL that STRING renders as an image of the interaction network of the given
-    /// proteins (names or STRING CURIEs), to hand to the user. No data is fetched: the URL
-    /// is built here and STRING draws the image when it is opened.
-    /// Example: `{"identifiers": ["STRING:9606.ENSP00000269305", "MDM2"], "format": "svg",
-    /// "required_score": 700}` → `{"url": "https://string-db.org/api/svg/network?…",
-    /// "format": "svg", …}`.
+    /// Get a URL that STRING renders as an image of the network of the given proteins, to
+    /// show the user. Nothing is fetched: STRING draws the image when the URL is opened.
+    /// Example: `{"identifiers": ["STRING:9606.ENSP00000269305", "MDM2"], "format": "svg"}`
+    /// → `{"url": "https://string-db.org/api/svg/network?…", …}`.
     #[tool(
         title = "Get a STRING network image URL",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

@@ -15,43 +15,38 @@ use crate::server::StringServer;
 /// Arguments of `string_search_proteins`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SearchProteinsArgs {
-    /// A protein or gene name, symbol, synonym or identifier to look up, at least 2
-    /// characters, e.g. `TP53`, `p53`, `BRCA`, `P04637` or `ENSP00000269305`. One name per
-    /// call.
+pub(crate) struct SearchProteinsArgs {
+    /// One protein or gene name, symbol, synonym or identifier, at least 2 characters,
+    /// e.g. `TP53`, `p53`, `P04637`.
     pub query: String,
-    /// The organism to search in: an NCBI taxon ID (integer, or a string of digits) such as
-    /// 9606 (human), 10090 (mouse), 10116 (rat), 7227 (fruit fly), 4932 (yeast), a STRING
-    /// genome ID such as `STRG0A31YWK`, or a common name: `human`, `mouse`, `rat`,
-    /// `zebrafish`, `fruit fly`, `C. elegans`, `yeast`, `E. coli` (or the Latin name, e.g.
-    /// `Homo sapiens`). Default 9606 (human).
+    /// The organism: an NCBI taxon ID (9606 human, 10090 mouse, 10116 rat, 7227 fly, 4932
+    /// yeast), a STRING genome ID (`STRG…`) or a common or Latin name (`human`, `mouse`,
+    /// `zebrafish`, `E. coli`, `Homo sapiens`). Default 9606.
     #[serde(default)]
     pub species: Option<SpeciesArg>,
     /// Candidates per page, 1–100 (default 10).
     #[serde(default, deserialize_with = "lenient::opt_u32")]
+    #[schemars(range(min = 1, max = 100))]
     pub limit: Option<u32>,
-    /// The `pagination.cursor` of the previous page of the same search, to get the next
-    /// page; omit for the first page.
+    /// `pagination.cursor` of the previous page of the same search; omit for the first.
     #[serde(default)]
     pub cursor: Option<String>,
 }
 
 /// A STRING protein matching the query.
+#[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct ProteinCandidate {
+pub(crate) struct ProteinCandidate {
     /// The STRING CURIE that `string_get_interactions` takes, e.g.
     /// `STRING:9606.ENSP00000269305`.
     pub id: String,
     /// STRING's preferred name of the protein, usually the gene symbol, e.g. `TP53`.
     pub preferred_name: String,
     /// NCBI taxon of the protein, e.g. 9606.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub taxon_id: Option<u64>,
     /// The organism, e.g. `Homo sapiens`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub taxon_name: Option<String>,
     /// STRING's description of the protein ("Name; function…").
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub annotation: Option<String>,
     /// How good a match this is, 0–1, best first. STRING ranks matches but does not score
     /// them, so this is 1/(1 + rank) of STRING's order: 1 for its best match, 0.5 for the
@@ -65,7 +60,7 @@ type Offset = u64;
 /// The deepest offset a page may start at. `get_string_ids` has no offset, so a page at
 /// offset N costs N + limit + 1 rows; cursors never point further (a forged one is
 /// refused), and the page that reaches it carries no cursor.
-pub const MAX_OFFSET: Offset = 10_000;
+pub(crate) const MAX_OFFSET: Offset = 10_000;
 
 /// The offset a cursor points to, refused beyond [`MAX_OFFSET`].
 fn checked_offset(offset: Offset, cursor: &str) -> Result<Offset, ApiError> {
@@ -175,9 +170,8 @@ fn unknown_species(error: ApiError, sent: Option<&SpeciesArg>, species: &Species
 
 #[tool_router(router = search_proteins_router, vis = "pub(crate)")]
 impl StringServer {
-    /// Find STRING proteins by name, symbol, synonym or identifier in one organism (human
-    /// by default), best match first, a page at a time. Returns the STRING CURIE of each
-    /// candidate for string_get_interactions and string_get_network_image_url.
+    /// Find STRING proteins by name, symbol, synonym or identifier in one organism, best
+    /// match first, a page at a time, as STRING CURIEs for the other STRING tools.
     /// Example: `{"query": "TP53", "species": 9606}` → first candidate
     /// `STRING:9606.ENSP00000269305` (TP53, Homo sapiens).
     #[tool(
@@ -321,6 +315,7 @@ mod tests {
             failure: lifesciences_core::UpstreamFailure::Status {
                 status: 400,
                 body: body.into(),
+                retry_after: None,
             },
             attempts: 1,
         }

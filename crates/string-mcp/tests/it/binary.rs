@@ -1,9 +1,8 @@
 //! The built binary, driven over stdio by a real MCP client.
 
-use lifesciences_core::testing::{McpTestClient, assert_binary_speaks_mcp};
+use lifesciences_core::testing::{McpTestClient, assert_binary_speaks_mcp, mock_upstream};
 use serde_json::json;
 use string_mcp::StringServer;
-use wiremock::MockServer;
 
 use crate::support::{TP53, fixture, get};
 
@@ -28,7 +27,7 @@ async fn sigterm_stops_the_stdio_server() {
 /// TP53, take its CURIE to the interactions, hand over an image link.
 #[tokio::test]
 async fn the_binary_walks_the_users_path_over_stdio() {
-    let upstream = MockServer::start().await;
+    let upstream = mock_upstream().await;
     get("get_string_ids")
         .respond_with(fixture("get_string_ids__TP53.json"))
         .expect(1)

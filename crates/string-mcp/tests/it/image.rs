@@ -4,9 +4,8 @@
 use lifesciences_core::ErrorCode;
 use lifesciences_core::testing::McpTestClient;
 use serde_json::json;
-use string_mcp::{StringServer, string_config};
 
-use crate::support::{TP53, env, request_count, setup};
+use crate::support::{TP53, request_count, server_with, setup};
 
 /// Scenario 10: svg, png and highres_png give STRING's format segments (`svg`, `image`,
 /// `highres_image`), identifiers joined with `%0D`, and the parameters asked for.
@@ -54,14 +53,10 @@ async fn image_urls_carry_the_format_segment_and_the_parameters() {
 /// human unless `species` says otherwise; the link names the configured caller.
 #[tokio::test]
 async fn defaults_follow_the_identifiers_and_the_configured_caller() {
-    let server = StringServer::new(
-        string_config(env(&[
-            ("STRING_API_URL", "https://version-12-0.string-db.org/api/"),
-            ("STRING_CALLER_IDENTITY", "my-lab"),
-        ]))
-        .unwrap(),
-    )
-    .unwrap();
+    let server = server_with(
+        "https://version-12-0.string-db.org/api/",
+        &[("STRING_CALLER_IDENTITY", "my-lab")],
+    );
     let client = McpTestClient::connect(server).await;
     let fly = client
         .call_ok(

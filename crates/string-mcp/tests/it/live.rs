@@ -15,7 +15,8 @@ fn live() -> bool {
 }
 
 async fn client() -> McpTestClient {
-    McpTestClient::connect(StringServer::from_env().unwrap()).await
+    McpTestClient::connect(StringServer::from_env(&lifesciences_core::Env::process()).unwrap())
+        .await
 }
 
 #[tokio::test]

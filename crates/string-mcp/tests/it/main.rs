@@ -2,9 +2,8 @@
 //! through a real MCP client (in-process, and the built binary over stdio); every upstream
 //! is a local wiremock serving the fixtures in `tests/fixtures` (see their README);
 //! nothing touches the network except the `live_*` tests, which are opt-in.
-#![allow(
+#![expect(
     clippy::unwrap_used,
-    clippy::expect_used,
     clippy::panic,
     reason = "test helpers outside #[test] fns: failing loudly is the point"
 )]

@@ -6,13 +6,14 @@ use std::time::Duration;
 
 use futures::future::join_all;
 use lifesciences_core::ErrorCode;
-use lifesciences_core::testing::{McpTestClient, Recording};
+use lifesciences_core::testing::{McpTestClient, Recording, mock_upstream};
+use lifesciences_core::{Env, McpServer};
 use serde_json::json;
-use string_mcp::{StringServer, string_config};
+use string_mcp::StringServer;
+use wiremock::ResponseTemplate;
 use wiremock::matchers::query_param;
-use wiremock::{MockServer, ResponseTemplate};
 
-use crate::support::{TP53, env, fixture, get, requests_to, setup};
+use crate::support::{TP53, fixture, get, requests_to, server_with, setup};
 
 /// Scenario 8: STRING answers 429 (no Retry-After), then 200: the call succeeds after one
 /// retry.
@@ -72,15 +73,17 @@ async fn a_persistent_5xx_is_upstream_error_after_bounded_retries() {
 /// 920–980 ms although the permits were 1 s apart.
 #[tokio::test]
 async fn four_concurrent_searches_reach_string_at_least_a_second_apart() {
-    let upstream = MockServer::start().await;
+    let upstream = mock_upstream().await;
     let responder = Recording::new(fixture("get_string_ids__TP53.json"));
     get("get_string_ids")
         .respond_with(responder.clone())
         .mount(&upstream)
         .await;
-    let config = string_config(env(&[("STRING_API_URL", &upstream.uri())])).unwrap();
+    let env = Env::from_pairs(&[("STRING_API_URL", &upstream.uri())]);
+    let server = StringServer::from_env(&env).unwrap();
+    let config = env.built()[0].config().clone();
     assert_eq!((config.rate_per_second, config.max_concurrent), (1.0, 1));
-    let client = McpTestClient::connect(StringServer::new(config).unwrap()).await;
+    let client = McpTestClient::connect(server).await;
 
     // Distinct queries, so neither the cache nor coalescing merges them.
     let calls = ["TP53", "MDM2", "ATM", "BRCA1"]
@@ -130,7 +133,7 @@ async fn identical_searches_cost_one_request() {
 /// Every request names the caller, as configured by STRING_CALLER_IDENTITY.
 #[tokio::test]
 async fn every_request_carries_the_configured_caller_identity() {
-    let upstream = MockServer::start().await;
+    let upstream = mock_upstream().await;
     get("get_string_ids")
         .and(query_param("caller_identity", "my-lab"))
         .respond_with(fixture("get_string_ids__TP53.json"))
@@ -143,15 +146,8 @@ async fn every_request_carries_the_configured_caller_identity() {
         .expect(1)
         .mount(&upstream)
         .await;
-    let config = crate::support::fast_config(&upstream.uri());
-    let config = string_config(env(&[
-        ("STRING_API_URL", &upstream.uri()),
-        ("STRING_CALLER_IDENTITY", "my-lab"),
-    ]))
-    .unwrap()
-    .with_rate(config.rate_per_second)
-    .with_retry(config.retry);
-    let client = McpTestClient::connect(StringServer::new(config).unwrap()).await;
+    let server = server_with(&upstream.uri(), &[("STRING_CALLER_IDENTITY", "my-lab")]);
+    let client = McpTestClient::connect(server).await;
     client
         .call_ok("string_search_proteins", json!({"query": "TP53"}))
         .await;

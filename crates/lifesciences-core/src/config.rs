@@ -1,0 +1,657 @@
+//! How to reach one upstream, and how politely: [`Upstream`] (a source's description,
+//! written once as data by its client), [`SourceConfig`] (that description with the
+//! environment applied), [`RetryPolicy`] and [`ConfigError`].
+//!
+//! `http` and `client` both build on these types; nothing here does I/O.
+
+use std::num::NonZeroU32;
+use std::ops::RangeInclusive;
+use std::time::Duration;
+
+use url::Url;
+
+/// Environment variable: per-request timeout in seconds (all sources).
+pub const ENV_TIMEOUT_SECS: &str = "LIFESCIENCES_TIMEOUT_SECS";
+/// Environment variable: response cache time-to-live in seconds; 0 disables the cache.
+pub const ENV_CACHE_TTL_SECS: &str = "LIFESCIENCES_CACHE_TTL_SECS";
+
+/// Default per-request timeout.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default cache time-to-live.
+pub const DEFAULT_CACHE_TTL: Duration = Duration::from_secs(3600);
+/// Bodies larger than this are refused as `UPSTREAM_ERROR`.
+pub const DEFAULT_MAX_BODY_BYTES: u64 = 32 * 1024 * 1024;
+/// Default memory bound of one source's response cache.
+pub const DEFAULT_CACHE_MAX_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Accepted requests per second (`<PREFIX>_RATE_LIMIT`).
+pub const RATE_RANGE: RangeInclusive<f64> = 0.01..=10_000.0;
+/// Accepted in-flight caps (`<PREFIX>_MAX_CONCURRENT`).
+pub const CONCURRENCY_RANGE: RangeInclusive<f64> = 1.0..=1000.0;
+/// Accepted timeouts in seconds.
+pub const TIMEOUT_RANGE: RangeInclusive<f64> = 0.1..=3600.0;
+/// Accepted cache time-to-live in seconds (0 disables the cache).
+pub const TTL_RANGE: RangeInclusive<f64> = 0.0..=31_536_000.0;
+/// The shortest per-request timeout a source may set.
+const MIN_TIMEOUT: Duration = Duration::from_millis(100);
+
+/// A configuration value that cannot be used. The command line reports it and exits 2.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// An environment variable holds a value of the wrong form.
+    #[error("{var}={value:?} is not valid: expected {expected}")]
+    InvalidVar {
+        /// The variable name.
+        var: String,
+        /// What it holds.
+        value: String,
+        /// What it should hold.
+        expected: String,
+    },
+}
+
+/// When and how often to retry a failed upstream request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt (so at most `max_retries + 1` requests).
+    pub max_retries: usize,
+    /// The first backoff; each retry doubles it, with full jitter.
+    pub base_delay: Duration,
+    /// The longest single wait, including a `Retry-After` the upstream asks for. A longer
+    /// `Retry-After` is not waited out in-line: the call fails with `RATE_LIMITED` and
+    /// the agent is told how long to wait.
+    pub max_delay: Duration,
+    /// The most time one call may spend waiting between attempts.
+    pub max_total_wait: Duration,
+}
+
+impl RetryPolicy {
+    /// At most 3 retries, backoff from 500 ms with full jitter, 10 s per wait, 20 s per call.
+    pub const STANDARD: Self = Self {
+        max_retries: 3,
+        base_delay: Duration::from_millis(500),
+        max_delay: Duration::from_secs(10),
+        max_total_wait: Duration::from_secs(20),
+    };
+
+    /// No retries at all (waits still bound how long a source-wide pause is waited out).
+    pub const NONE: Self = Self {
+        max_retries: 0,
+        ..Self::STANDARD
+    };
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self::STANDARD
+    }
+}
+
+/// A cheap request that shows an upstream is there: a path relative to the base URL and
+/// its query. `<bin> check` sends it once, without cache or retries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HealthCheck {
+    /// Path relative to the base URL, already percent-encoded.
+    pub path: &'static str,
+    /// Query parameters.
+    pub query: &'static [(&'static str, &'static str)],
+}
+
+/// A source-specific environment variable beyond the common ones (`_API_URL`,
+/// `_RATE_LIMIT`, `_MAX_CONCURRENT`, `_TIMEOUT_SECS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Setting {
+    /// The full variable name, e.g. `STRING_CALLER_IDENTITY`.
+    pub var: &'static str,
+    /// The value used when the variable is unset or blank.
+    pub default: &'static str,
+    /// What it means, for the README and `--help`.
+    pub about: &'static str,
+    /// When set, the value is sent as this query parameter on every request.
+    pub query_param: Option<&'static str>,
+}
+
+/// One upstream, described once by its source client: who it is, where it lives, how
+/// politely to call it, and how to see that it is there. Core turns it into a
+/// [`SourceConfig`] (applying the environment), and the README's configuration and
+/// politeness tables and `<bin> check` are generated from it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Upstream {
+    /// Human name used in messages and logs, e.g. "Ensembl".
+    pub name: &'static str,
+    /// Prefix of its environment variables: `STRING` for `STRING_API_URL`,
+    /// `STRING_RATE_LIMIT`, `STRING_MAX_CONCURRENT`, `STRING_TIMEOUT_SECS`.
+    pub env_prefix: &'static str,
+    /// The base URL used unless `<PREFIX>_API_URL` says otherwise.
+    pub default_url: &'static str,
+    /// What the server uses it for, in a few words (docs).
+    pub about: &'static str,
+    /// Sustained requests per second.
+    pub rate_per_second: f64,
+    /// Requests in flight at once.
+    pub max_concurrent: usize,
+    /// Its own per-request timeout (a short one for an optional, flaky upstream); `None`
+    /// follows `LIFESCIENCES_TIMEOUT_SECS` (30 s by default).
+    pub timeout: Option<Duration>,
+    /// Retry policy.
+    pub retry: RetryPolicy,
+    /// Whether its POSTs are pure look-ups whose answers may be cached like GETs (the
+    /// body is part of the cache key).
+    pub cache_posts: bool,
+    /// The request `<bin> check` sends.
+    pub health: HealthCheck,
+    /// Variables of its own beyond the common ones.
+    pub settings: &'static [Setting],
+}
+
+impl Upstream {
+    /// A description with the common defaults: 10 requests/s, 10 in flight, the global
+    /// timeout, the standard retries, POSTs not cached, a GET of the base URL as health
+    /// check, no settings of its own. Use it with struct update syntax.
+    pub const fn new(
+        name: &'static str,
+        env_prefix: &'static str,
+        default_url: &'static str,
+    ) -> Self {
+        Self {
+            name,
+            env_prefix,
+            default_url,
+            about: "",
+            rate_per_second: 10.0,
+            max_concurrent: 10,
+            timeout: None,
+            retry: RetryPolicy::STANDARD,
+            cache_posts: false,
+            health: HealthCheck {
+                path: "",
+                query: &[],
+            },
+            settings: &[],
+        }
+    }
+
+    /// The variable that overrides the base URL, e.g. `STRING_API_URL`.
+    pub fn url_var(&self) -> String {
+        format!("{}_API_URL", self.env_prefix)
+    }
+
+    /// The variable that overrides the rate, e.g. `STRING_RATE_LIMIT`.
+    pub fn rate_var(&self) -> String {
+        format!("{}_RATE_LIMIT", self.env_prefix)
+    }
+
+    /// The variable that overrides the in-flight cap, e.g. `STRING_MAX_CONCURRENT`.
+    pub fn concurrency_var(&self) -> String {
+        format!("{}_MAX_CONCURRENT", self.env_prefix)
+    }
+
+    /// The variable that sets this source's timeout, e.g. `UNICHEM_TIMEOUT_SECS`.
+    pub fn timeout_var(&self) -> String {
+        format!("{}_TIMEOUT_SECS", self.env_prefix)
+    }
+}
+
+/// The variables every source shares, for the README and `--help`: name, default, meaning.
+pub const GLOBAL_VARIABLES: &[(&str, &str, &str)] = &[
+    (
+        ENV_TIMEOUT_SECS,
+        "30",
+        "per-request timeout in seconds (0.1–3600), for every source without a timeout of its own; it may shorten a source's own timeout, never lengthen it",
+    ),
+    (
+        ENV_CACHE_TTL_SECS,
+        "3600",
+        "how long successful responses are cached, in seconds; `0` disables the cache",
+    ),
+    (
+        "<SOURCE>_RATE_LIMIT",
+        "per source, below",
+        "requests per second (0.01–10000), e.g. `ENSEMBL_RATE_LIMIT=5`",
+    ),
+    (
+        "<SOURCE>_MAX_CONCURRENT",
+        "per source, below",
+        "requests in flight at once (1–1000)",
+    ),
+    (
+        "<SOURCE>_TIMEOUT_SECS",
+        "the global timeout",
+        "this source's per-request timeout (0.1–3600); wins over the global one",
+    ),
+    (
+        "RUST_LOG",
+        "`info` when serving, `warn` otherwise",
+        "log filter (logs go to stderr), e.g. `debug` or `lifesciences_core=debug`",
+    ),
+];
+
+/// Where and how politely to reach one upstream: its [`Upstream`] description with the
+/// environment applied.
+#[derive(Debug, Clone)]
+pub struct SourceConfig {
+    /// The description this configuration was made from.
+    pub upstream: &'static Upstream,
+    /// Base URL; request paths are appended to it. Stored without a trailing slash.
+    pub base_url: Url,
+    /// Sustained requests per second.
+    pub rate_per_second: f64,
+    /// Requests that may go out back to back before the rate applies. 1 spaces every
+    /// request evenly, which is what per-second upstream limiters expect.
+    pub burst: NonZeroU32,
+    /// Requests in flight at once.
+    pub max_concurrent: usize,
+    /// Per-request timeout, from connect to the last byte of the body.
+    pub timeout: Duration,
+    /// Retry policy.
+    pub retry: RetryPolicy,
+    /// `User-Agent` header.
+    pub user_agent: String,
+    /// Query parameters sent with every request (e.g. STRING's `caller_identity`).
+    pub default_query: Vec<(String, String)>,
+    /// Bodies larger than this are refused.
+    pub max_body_bytes: u64,
+    /// Time-to-live of cached responses; zero disables the cache.
+    pub cache_ttl: Duration,
+    /// Memory bound of the cache, in bytes of keys and bodies.
+    pub cache_max_bytes: u64,
+    /// Whether successful POST look-ups are cached like GETs.
+    pub cache_posts: bool,
+    /// The values of the source's own settings, by variable name.
+    settings: Vec<(&'static str, String)>,
+}
+
+/// The User-Agent every source sends unless told otherwise: `lifesciences-mcp/<version>`.
+pub fn default_user_agent() -> String {
+    format!("lifesciences-mcp/{}", env!("CARGO_PKG_VERSION"))
+}
+
+impl SourceConfig {
+    /// The configuration `upstream` describes, before the environment is applied (see
+    /// [`from_env_with`](Self::from_env_with)). An invalid default URL is reported as a
+    /// configuration error of `<PREFIX>_API_URL`.
+    pub fn new(upstream: &'static Upstream) -> Result<Self, ConfigError> {
+        let base_url = parse_base_url(&upstream.url_var(), upstream.default_url)?;
+        let mut config = Self {
+            upstream,
+            base_url,
+            rate_per_second: 10.0,
+            burst: NonZeroU32::MIN,
+            max_concurrent: 10,
+            timeout: DEFAULT_TIMEOUT,
+            retry: upstream.retry,
+            user_agent: default_user_agent(),
+            default_query: Vec::new(),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            cache_ttl: DEFAULT_CACHE_TTL,
+            cache_max_bytes: DEFAULT_CACHE_MAX_BYTES,
+            cache_posts: upstream.cache_posts,
+            settings: upstream
+                .settings
+                .iter()
+                .map(|s| (s.var, s.default.to_owned()))
+                .collect(),
+        }
+        .with_rate(upstream.rate_per_second)
+        .with_max_concurrent(upstream.max_concurrent);
+        config.timeout = upstream.timeout.unwrap_or(DEFAULT_TIMEOUT).max(MIN_TIMEOUT);
+        Ok(config)
+    }
+
+    /// The source's human name, e.g. "ChEMBL".
+    pub fn name(&self) -> &'static str {
+        self.upstream.name
+    }
+
+    /// Whether the source has a timeout of its own (the global variable then may only
+    /// shorten it).
+    fn own_timeout(&self) -> bool {
+        self.upstream.timeout.is_some()
+    }
+
+    /// The value of one of the source's own settings (its default when unset).
+    pub fn setting(&self, var: &str) -> Option<&str> {
+        self.settings
+            .iter()
+            .find(|(name, _)| *name == var)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// Sustained requests per second, clamped to [`RATE_RANGE`] (values that are not
+    /// positive numbers are ignored).
+    #[must_use]
+    pub fn with_rate(mut self, per_second: f64) -> Self {
+        if per_second.is_finite() && per_second > 0.0 {
+            self.rate_per_second = per_second.clamp(*RATE_RANGE.start(), *RATE_RANGE.end());
+        }
+        self
+    }
+
+    /// Requests that may go out back to back.
+    #[must_use]
+    pub fn with_burst(mut self, burst: NonZeroU32) -> Self {
+        self.burst = burst;
+        self
+    }
+
+    /// Requests in flight at once (at least 1).
+    #[must_use]
+    pub fn with_max_concurrent(mut self, n: usize) -> Self {
+        self.max_concurrent = n.max(1);
+        self
+    }
+
+    /// Per-request timeout (at least 100 ms).
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout.max(MIN_TIMEOUT);
+        self
+    }
+
+    /// Retry policy.
+    #[must_use]
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// `User-Agent` header.
+    #[must_use]
+    pub fn with_user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.user_agent = user_agent.into();
+        self
+    }
+
+    /// A query parameter sent with every request.
+    #[must_use]
+    pub fn with_default_query(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.default_query.push((name.into(), value.into()));
+        self
+    }
+
+    /// Cache successful POSTs too. Only for sources whose POSTs are pure look-ups: the
+    /// body is part of the cache key.
+    #[must_use]
+    pub fn with_cached_posts(mut self) -> Self {
+        self.cache_posts = true;
+        self
+    }
+
+    /// Cache time-to-live; zero disables the cache.
+    #[must_use]
+    pub fn with_cache_ttl(mut self, ttl: Duration) -> Self {
+        self.cache_ttl = ttl;
+        self
+    }
+
+    /// Body-size cap in bytes.
+    #[must_use]
+    pub fn with_max_body_bytes(mut self, bytes: u64) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
+
+    /// Apply an environment given as a lookup function: `<PREFIX>_API_URL`,
+    /// `<PREFIX>_RATE_LIMIT`, `<PREFIX>_MAX_CONCURRENT`, `<PREFIX>_TIMEOUT_SECS`,
+    /// `LIFESCIENCES_TIMEOUT_SECS` (which may shorten a source's own timeout, never
+    /// lengthen it), `LIFESCIENCES_CACHE_TTL_SECS`, and the source's own settings. Blank
+    /// values count as unset.
+    pub fn from_env_with(
+        mut self,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<Self, ConfigError> {
+        let get = |var: &str| lookup(var).filter(|v| !v.trim().is_empty());
+        let upstream = self.upstream;
+        let url_var = upstream.url_var();
+        if let Some(url) = get(&url_var) {
+            self.base_url = parse_base_url(&url_var, &url)?;
+        }
+        let rate_var = upstream.rate_var();
+        if let Some(rate) = get(&rate_var) {
+            self.rate_per_second = parse_number(&rate_var, &rate, RATE_RANGE)?;
+        }
+        let concurrency_var = upstream.concurrency_var();
+        if let Some(n) = get(&concurrency_var) {
+            self.max_concurrent = parse_number(&concurrency_var, &n, CONCURRENCY_RANGE)? as usize;
+        }
+        let source_timeout_var = upstream.timeout_var();
+        if let Some(secs) = get(&source_timeout_var) {
+            self.timeout =
+                Duration::from_secs_f64(parse_number(&source_timeout_var, &secs, TIMEOUT_RANGE)?);
+        } else if let Some(secs) = get(ENV_TIMEOUT_SECS) {
+            let global =
+                Duration::from_secs_f64(parse_number(ENV_TIMEOUT_SECS, &secs, TIMEOUT_RANGE)?);
+            self.timeout = if self.own_timeout() {
+                self.timeout.min(global)
+            } else {
+                global
+            };
+        }
+        if let Some(ttl) = get(ENV_CACHE_TTL_SECS) {
+            self.cache_ttl =
+                Duration::from_secs_f64(parse_number(ENV_CACHE_TTL_SECS, &ttl, TTL_RANGE)?);
+        }
+        for setting in upstream.settings {
+            if let Some(value) = get(setting.var) {
+                let value = value.trim().to_owned();
+                if let Some(slot) = self
+                    .settings
+                    .iter_mut()
+                    .find(|(var, _)| *var == setting.var)
+                {
+                    slot.1 = value;
+                }
+            }
+        }
+        for setting in upstream.settings {
+            if let (Some(param), Some(value)) = (setting.query_param, self.setting(setting.var)) {
+                let value = value.to_owned();
+                self.default_query.push((param.to_owned(), value));
+            }
+        }
+        Ok(self)
+    }
+
+    /// [`from_env_with`](Self::from_env_with) the process environment.
+    pub fn from_env(self) -> Result<Self, ConfigError> {
+        self.from_env_with(|var| std::env::var(var).ok())
+    }
+}
+
+fn parse_base_url(var: &str, raw: &str) -> Result<Url, ConfigError> {
+    let invalid = || ConfigError::InvalidVar {
+        var: var.to_owned(),
+        value: raw.to_owned(),
+        expected: "an absolute http(s) URL without query or fragment, such as \
+                   https://rest.ensembl.org"
+            .to_owned(),
+    };
+    let trimmed = raw.trim().trim_end_matches('/');
+    let url = Url::parse(trimmed).map_err(|_| invalid())?;
+    // Paths are appended to the base as text: a query or fragment would end up in the
+    // middle of every request URL.
+    if !matches!(url.scheme(), "http" | "https")
+        || url.cannot_be_a_base()
+        || url.query().is_some()
+        || url.fragment().is_some()
+    {
+        return Err(invalid());
+    }
+    Ok(url)
+}
+
+/// Parse a number in `range`, or a configuration error naming `var` and the range.
+pub fn parse_number(var: &str, raw: &str, range: RangeInclusive<f64>) -> Result<f64, ConfigError> {
+    match raw.trim().parse::<f64>() {
+        Ok(value) if range.contains(&value) => Ok(value),
+        _ => Err(ConfigError::InvalidVar {
+            var: var.to_owned(),
+            value: raw.to_owned(),
+            expected: format!("a number from {} to {}", range.start(), range.end()),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::fake_env as env;
+
+    static ENSEMBL: Upstream = Upstream {
+        rate_per_second: 15.0,
+        max_concurrent: 15,
+        ..Upstream::new("Ensembl", "ENSEMBL", "https://rest.ensembl.org")
+    };
+
+    static UNICHEM: Upstream = Upstream {
+        timeout: Some(Duration::from_secs(5)),
+        ..Upstream::new("UniChem", "UNICHEM", "https://www.ebi.ac.uk/unichem/api/v1")
+    };
+
+    static CALLER: Upstream = Upstream {
+        settings: &[Setting {
+            var: "STRING_CALLER_IDENTITY",
+            default: "lifesciences-mcp",
+            about: "who is calling",
+            query_param: Some("caller_identity"),
+        }],
+        ..Upstream::new("STRING", "STRING", "https://string-db.org/api")
+    };
+
+    fn ensembl() -> SourceConfig {
+        SourceConfig::new(&ENSEMBL).unwrap()
+    }
+
+    #[test]
+    fn defaults_come_from_the_description() {
+        let c = ensembl().from_env_with(env(&[])).unwrap();
+        assert_eq!(c.base_url.as_str(), "https://rest.ensembl.org/");
+        assert_eq!(c.rate_per_second, 15.0);
+        assert_eq!(c.max_concurrent, 15);
+        assert_eq!(c.timeout, Duration::from_secs(30));
+        assert_eq!(c.cache_ttl, Duration::from_secs(3600));
+        assert_eq!(c.max_body_bytes, 32 * 1024 * 1024);
+        assert_eq!(c.retry.max_retries, 3);
+        assert_eq!(c.retry.base_delay, Duration::from_millis(500));
+        assert_eq!(c.name(), "Ensembl");
+    }
+
+    #[test]
+    fn environment_overrides_with_or_without_trailing_slash() {
+        for url in ["http://127.0.0.1:9999/mock/", "http://127.0.0.1:9999/mock"] {
+            let c = ensembl()
+                .from_env_with(env(&[
+                    ("ENSEMBL_API_URL", url),
+                    ("ENSEMBL_RATE_LIMIT", "2.5"),
+                    ("LIFESCIENCES_TIMEOUT_SECS", "5"),
+                    ("LIFESCIENCES_CACHE_TTL_SECS", "0"),
+                ]))
+                .unwrap();
+            assert_eq!(c.base_url.as_str(), "http://127.0.0.1:9999/mock");
+            assert_eq!(c.rate_per_second, 2.5);
+            assert_eq!(c.timeout, Duration::from_secs(5));
+            assert_eq!(c.cache_ttl, Duration::ZERO);
+        }
+    }
+
+    #[test]
+    fn bad_values_name_the_variable_and_the_expected_form() {
+        let cases = [
+            ("ENSEMBL_API_URL", "rest.ensembl.org"),
+            ("ENSEMBL_API_URL", "ftp://x"),
+            ("ENSEMBL_RATE_LIMIT", "fast"),
+            ("ENSEMBL_RATE_LIMIT", "0"),
+            ("ENSEMBL_RATE_LIMIT", "1e-300"),
+            ("LIFESCIENCES_TIMEOUT_SECS", "-1"),
+            ("LIFESCIENCES_TIMEOUT_SECS", "1e-12"),
+            ("ENSEMBL_TIMEOUT_SECS", "0"),
+            ("ENSEMBL_MAX_CONCURRENT", "0"),
+            ("LIFESCIENCES_CACHE_TTL_SECS", "NaN"),
+            ("ENSEMBL_API_URL", "https://example.org/api?key=abc"),
+            ("ENSEMBL_API_URL", "https://example.org/api#top"),
+        ];
+        for (var, value) in cases {
+            let err = ensembl().from_env_with(env(&[(var, value)])).unwrap_err();
+            let text = err.to_string();
+            assert!(text.starts_with(var), "{text}");
+            assert!(text.contains("expected"), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_source_with_its_own_timeout_is_never_lengthened_by_the_global_one() {
+        let unichem = || SourceConfig::new(&UNICHEM).unwrap();
+        let global = env(&[("LIFESCIENCES_TIMEOUT_SECS", "60")]);
+        assert_eq!(
+            unichem().from_env_with(&global).unwrap().timeout,
+            Duration::from_secs(5)
+        );
+        assert_eq!(
+            ensembl().from_env_with(&global).unwrap().timeout,
+            Duration::from_secs(60)
+        );
+        let shorter = env(&[("LIFESCIENCES_TIMEOUT_SECS", "2")]);
+        assert_eq!(
+            unichem().from_env_with(shorter).unwrap().timeout,
+            Duration::from_secs(2)
+        );
+        let own = env(&[
+            ("LIFESCIENCES_TIMEOUT_SECS", "60"),
+            ("UNICHEM_TIMEOUT_SECS", "12"),
+        ]);
+        assert_eq!(
+            unichem().from_env_with(own).unwrap().timeout,
+            Duration::from_secs(12)
+        );
+        let c = ensembl()
+            .from_env_with(env(&[("ENSEMBL_MAX_CONCURRENT", "4")]))
+            .unwrap();
+        assert_eq!(c.max_concurrent, 4);
+    }
+
+    #[test]
+    fn settings_have_defaults_are_trimmed_and_may_ride_on_every_request() {
+        let default = SourceConfig::new(&CALLER)
+            .unwrap()
+            .from_env_with(env(&[]))
+            .unwrap();
+        assert_eq!(
+            default.setting("STRING_CALLER_IDENTITY"),
+            Some("lifesciences-mcp")
+        );
+        assert_eq!(
+            default.default_query,
+            [("caller_identity".to_owned(), "lifesciences-mcp".to_owned())]
+        );
+        let mine = SourceConfig::new(&CALLER)
+            .unwrap()
+            .from_env_with(env(&[("STRING_CALLER_IDENTITY", " my-lab ")]))
+            .unwrap();
+        assert_eq!(mine.setting("STRING_CALLER_IDENTITY"), Some("my-lab"));
+        let blank = SourceConfig::new(&CALLER)
+            .unwrap()
+            .from_env_with(env(&[("STRING_CALLER_IDENTITY", "  ")]))
+            .unwrap();
+        assert_eq!(
+            blank.setting("STRING_CALLER_IDENTITY"),
+            Some("lifesciences-mcp")
+        );
+        assert_eq!(blank.setting("STRING_OTHER"), None);
+    }
+
+    #[test]
+    fn programmatic_extremes_are_clamped_not_fatal() {
+        let c = ensembl().with_rate(1e-300).with_timeout(Duration::ZERO);
+        assert_eq!(c.rate_per_second, 0.01);
+        assert_eq!(c.timeout, Duration::from_millis(100));
+        let _client = crate::HttpClient::new(c);
+    }
+
+    #[test]
+    fn blank_variables_are_ignored() {
+        let c = ensembl()
+            .from_env_with(env(&[("ENSEMBL_API_URL", "  ")]))
+            .unwrap();
+        assert_eq!(c.base_url.host_str(), Some("rest.ensembl.org"));
+    }
+}

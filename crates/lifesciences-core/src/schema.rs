@@ -1,0 +1,419 @@
+//! The schema policy every tool definition goes through: a JSON Schema says what is on the
+//! wire and what a model needs to fill it in, nothing more.
+//!
+//! - `null` is removed as an alternative type (optional fields are omitted, never null),
+//!   except for `cursor` and `total_count` of a pagination object, the only fields that
+//!   may be null.
+//! - `$schema`, `default: null` and non-standard `format`s (schemars' `uint32`, `double`…;
+//!   `minimum: 0` already says unsigned) are dropped.
+//! - An enum written as `oneOf` of documented constants becomes a plain `enum` (the
+//!   argument's own description says what each value means), and shared `$defs` lose
+//!   their descriptions (the field that refers to one has its own).
+//! - Descriptions are paragraphs: the line breaks of wrapped doc comments become spaces;
+//!   blank lines between paragraphs stay.
+//! - A shared definition that is a plain value type (an enum, a number) or is used once is
+//!   written where it is used: `{"enum": [...]}` reads better than a `$ref` to follow,
+//!   and some clients do not follow `$ref`s at all.
+//!
+//! Property names are never touched.
+
+use rmcp::model::JsonObject;
+use serde_json::{Map, Value};
+
+/// The `format` values of JSON Schema 2020-12; any other is dropped.
+const STANDARD_FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// `schema` under the policy of this module.
+pub fn tighten(schema: &JsonObject) -> JsonObject {
+    let mut value = Value::Object(schema.clone());
+    tighten_node(&mut value, false);
+    inline_definitions(&mut value);
+    match value {
+        Value::Object(map) => map,
+        _ => schema.clone(),
+    }
+}
+
+/// `text` with the single line breaks of a wrapped doc comment joined into spaces;
+/// paragraph breaks (a blank line) are kept.
+pub fn paragraphs(text: &str) -> String {
+    text.split("\n\n")
+        .map(|paragraph| {
+            paragraph
+                .lines()
+                .map(str::trim)
+                .filter(|line| !line.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+fn tighten_node(node: &mut Value, keep_null: bool) {
+    match node {
+        Value::Object(map) => tighten_object(map, keep_null),
+        Value::Array(items) => items.iter_mut().for_each(|item| tighten_node(item, false)),
+        _ => {}
+    }
+}
+
+fn tighten_object(map: &mut Map<String, Value>, keep_null: bool) {
+    map.remove("$schema");
+    if map.get("default").is_some_and(Value::is_null) {
+        map.remove("default");
+    }
+    if map
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|format| !STANDARD_FORMATS.contains(&format))
+    {
+        map.remove("format");
+    }
+    if !keep_null {
+        drop_null(map);
+    }
+    constants_to_enum(map);
+    if let Some(Value::String(text)) = map.get_mut("description") {
+        *text = paragraphs(text);
+    }
+    let is_pagination = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| {
+            p.contains_key("cursor") && p.contains_key("total_count") && p.contains_key("page_size")
+        });
+    for (key, child) in map.iter_mut() {
+        match key.as_str() {
+            // Maps from names to schemas: tighten each schema, keep the names.
+            "properties" | "$defs" | "definitions" => {
+                let Value::Object(named) = child else {
+                    continue;
+                };
+                let is_defs = key != "properties";
+                for (name, schema) in named.iter_mut() {
+                    if is_defs && let Value::Object(def) = schema {
+                        def.remove("description");
+                    }
+                    let keep = !is_defs
+                        && is_pagination
+                        && matches!(name.as_str(), "cursor" | "total_count");
+                    tighten_node(schema, keep);
+                }
+            }
+            // Values, not schemas.
+            "type" | "enum" | "const" | "required" | "description" | "title" | "default"
+            | "examples" => {}
+            _ => tighten_node(child, false),
+        }
+    }
+}
+
+/// Remove `null` from `type` and from `anyOf`/`oneOf`; an alternative left alone is
+/// inlined (`anyOf: [{$ref: X}]` would still read as "one of").
+fn drop_null(map: &mut Map<String, Value>) {
+    if let Some(Value::Array(types)) = map.get_mut("type") {
+        types.retain(|t| t != "null");
+        if types.len() == 1 {
+            let only = types.remove(0);
+            map.insert("type".to_owned(), only);
+        }
+    }
+    for key in ["anyOf", "oneOf"] {
+        let single = match map.get_mut(key) {
+            Some(Value::Array(options)) => {
+                options.retain(|o| o.get("type").and_then(Value::as_str) != Some("null"));
+                (options.len() == 1).then(|| options.remove(0))
+            }
+            _ => None,
+        };
+        if let Some(Value::Object(only)) = single {
+            map.remove(key);
+            for (k, v) in only {
+                map.entry(k).or_insert(v);
+            }
+        }
+    }
+}
+
+/// Write in place the definitions that are plain value types or used once, unless they
+/// refer to other definitions (a recursive type must stay a reference), and drop the
+/// definitions nothing refers to any more. Repeated until nothing changes, so a
+/// definition whose references were all written in place is considered again.
+fn inline_definitions(root: &mut Value) {
+    loop {
+        let Some(Value::Object(defs)) = root.get("$defs").cloned() else {
+            return;
+        };
+        let uses = count_refs(root);
+        let inlinable: Map<String, Value> = defs
+            .into_iter()
+            .filter(|(name, def)| {
+                let leaf = count_refs(def).is_empty();
+                let value_type = def.get("properties").is_none();
+                leaf && (value_type || uses.get(name).copied().unwrap_or(0) <= 1)
+            })
+            .collect();
+        if inlinable.is_empty() {
+            return;
+        }
+        replace_refs(root, &inlinable);
+        let remaining = count_refs(root);
+        if let Value::Object(map) = root {
+            if let Some(Value::Object(defs)) = map.get_mut("$defs") {
+                defs.retain(|name, _| remaining.contains_key(name));
+            }
+            if map
+                .get("$defs")
+                .and_then(Value::as_object)
+                .is_some_and(Map::is_empty)
+            {
+                map.remove("$defs");
+            }
+        }
+    }
+}
+
+/// How often each `#/$defs/<name>` is referred to, anywhere in `node` (definitions
+/// included: a definition used by another is used).
+fn count_refs(node: &Value) -> std::collections::HashMap<String, usize> {
+    fn walk(node: &Value, uses: &mut std::collections::HashMap<String, usize>) {
+        match node {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    match (key.as_str(), child.as_str()) {
+                        ("$ref", Some(reference)) => {
+                            if let Some(name) = reference.strip_prefix("#/$defs/") {
+                                *uses.entry(name.to_owned()).or_default() += 1;
+                            }
+                        }
+                        _ => walk(child, uses),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| walk(item, uses)),
+            _ => {}
+        }
+    }
+    let mut uses = std::collections::HashMap::new();
+    walk(node, &mut uses);
+    uses
+}
+
+/// Replace `{"$ref": "#/$defs/X", …own keywords}` by X's keywords plus the own ones,
+/// everywhere (inside other definitions too).
+fn replace_refs(node: &mut Value, inlinable: &Map<String, Value>) {
+    match node {
+        Value::Object(map) => {
+            let target = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/$defs/"))
+                .and_then(|name| inlinable.get(name));
+            if let Some(Value::Object(def)) = target {
+                map.remove("$ref");
+                for (k, v) in def {
+                    map.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+            for child in map.values_mut() {
+                replace_refs(child, inlinable);
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| replace_refs(item, inlinable)),
+        _ => {}
+    }
+}
+
+/// `oneOf: [{const: "a", description: …}, {const: "b", …}]` → `enum: ["a", "b"]`.
+fn constants_to_enum(map: &mut Map<String, Value>) {
+    let constants: Option<Vec<Value>> = map
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .and_then(|options| options.iter().map(|o| o.get("const").cloned()).collect());
+    let Some(values) = constants else {
+        return;
+    };
+    if values.is_empty() {
+        return;
+    }
+    map.remove("oneOf");
+    if values.iter().all(Value::is_string) {
+        map.insert("type".to_owned(), Value::String("string".to_owned()));
+    }
+    map.insert("enum".to_owned(), Value::Array(values));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tightened(schema: Value) -> Value {
+        let Value::Object(map) = schema else {
+            panic!("not an object")
+        };
+        Value::Object(tighten(&map))
+    }
+
+    #[test]
+    fn null_leaves_every_schema_but_the_two_pagination_fields() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": ["string", "null"]},
+                "link": {"anyOf": [{"$ref": "#/$defs/Link"}, {"type": "null"}], "description": "A link."},
+                "pagination": {"$ref": "#/$defs/Pagination"}
+            },
+            "$defs": {
+                "Link": {"type": "object", "description": "Shared.", "properties": {"url": {"type": "string"}}},
+                "Pagination": {
+                    "type": "object",
+                    "properties": {
+                        "cursor": {"type": ["string", "null"]},
+                        "total_count": {"type": ["integer", "null"], "format": "uint64", "minimum": 0},
+                        "page_size": {"type": "integer", "format": "uint32", "minimum": 0}
+                    }
+                }
+            }
+        });
+        let out = tightened(schema);
+        assert_eq!(out["properties"]["name"], json!({"type": "string"}));
+        // Both definitions are used once: written in place, the shared description gone.
+        assert_eq!(
+            out["properties"]["link"],
+            json!({"type": "object", "description": "A link.", "properties": {"url": {"type": "string"}}})
+        );
+        assert!(out.get("$defs").is_none());
+        let pagination = &out["properties"]["pagination"]["properties"];
+        assert_eq!(pagination["cursor"]["type"], json!(["string", "null"]));
+        assert_eq!(
+            pagination["total_count"],
+            json!({"type": ["integer", "null"], "minimum": 0})
+        );
+        assert_eq!(
+            pagination["page_size"],
+            json!({"type": "integer", "minimum": 0})
+        );
+        // `cursor` elsewhere is not a pagination field.
+        let elsewhere = tightened(json!({"properties": {"cursor": {"type": ["string", "null"]}}}));
+        assert_eq!(elsewhere["properties"]["cursor"], json!({"type": "string"}));
+    }
+
+    #[test]
+    fn only_standard_formats_and_real_defaults_remain() {
+        let out = tightened(json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "properties": {
+                "n": {"type": ["integer", "null"], "format": "uint32", "minimum": 1, "maximum": 100, "default": null},
+                "x": {"type": "number", "format": "double", "default": 0.5},
+                "when": {"type": "string", "format": "date-time"}
+            }
+        }));
+        assert!(out.get("$schema").is_none());
+        assert_eq!(
+            out["properties"]["n"],
+            json!({"type": "integer", "minimum": 1, "maximum": 100})
+        );
+        assert_eq!(
+            out["properties"]["x"],
+            json!({"type": "number", "default": 0.5})
+        );
+        assert_eq!(out["properties"]["when"]["format"], "date-time");
+    }
+
+    #[test]
+    fn enums_of_documented_constants_become_plain_enums() {
+        let out = tightened(json!({
+            "properties": {"kind": {"oneOf": [
+                {"const": "functional", "description": "Any association."},
+                {"const": "physical", "description": "Binding only."}
+            ], "description": "Which network."}}
+        }));
+        assert_eq!(
+            out["properties"]["kind"],
+            json!({"type": "string", "enum": ["functional", "physical"], "description": "Which network."})
+        );
+    }
+
+    #[test]
+    fn value_types_and_single_use_definitions_are_written_in_place() {
+        let out = tightened(json!({
+            "properties": {
+                "a": {"$ref": "#/$defs/Kind", "description": "First."},
+                "b": {"$ref": "#/$defs/Kind"},
+                "once": {"$ref": "#/$defs/Once"},
+                "twice1": {"$ref": "#/$defs/Twice"},
+                "twice2": {"$ref": "#/$defs/Twice"},
+                "tree": {"$ref": "#/$defs/Tree"},
+                "either": {"$ref": "#/$defs/Either"}
+            },
+            "$defs": {
+                "Either": {"anyOf": [{"$ref": "#/$defs/Left"}, {"$ref": "#/$defs/Twice"}]},
+                "Left": {"type": "object", "properties": {"l": {"type": "string"}}},
+                "Kind": {"type": "string", "enum": ["x", "y"]},
+                "Once": {"type": "object", "properties": {"n": {"type": "integer"}}},
+                "Twice": {"type": "object", "properties": {"n": {"type": "integer"}}},
+                "Tree": {"type": "object", "properties": {"child": {"$ref": "#/$defs/Tree"}}}
+            }
+        }));
+        assert_eq!(
+            out["properties"]["a"],
+            json!({"type": "string", "enum": ["x", "y"], "description": "First."})
+        );
+        assert_eq!(
+            out["properties"]["b"],
+            json!({"type": "string", "enum": ["x", "y"]})
+        );
+        assert_eq!(
+            out["properties"]["once"]["properties"]["n"]["type"],
+            "integer"
+        );
+        assert_eq!(
+            out["properties"]["twice1"],
+            json!({"$ref": "#/$defs/Twice"})
+        );
+        assert_eq!(out["properties"]["tree"], json!({"$ref": "#/$defs/Tree"}));
+        // A definition used only inside another is written there; no reference dangles.
+        let either = &out["$defs"]["Either"]["anyOf"];
+        assert_eq!(either[0]["properties"]["l"]["type"], "string");
+        assert_eq!(either[1], json!({"$ref": "#/$defs/Twice"}));
+        let defs: Vec<&String> = out["$defs"].as_object().unwrap().keys().collect();
+        assert_eq!(defs, ["Either", "Tree", "Twice"]);
+    }
+
+    #[test]
+    fn descriptions_are_paragraphs() {
+        assert_eq!(
+            paragraphs("Get the partners\nof one protein.\n\nExample: `{\"a\":\n1}`"),
+            "Get the partners of one protein.\n\nExample: `{\"a\": 1}`"
+        );
+        let out = tightened(
+            json!({"properties": {"q": {"type": "string", "description": "Words to\nsearch."}}}),
+        );
+        assert_eq!(out["properties"]["q"]["description"], "Words to search.");
+    }
+}

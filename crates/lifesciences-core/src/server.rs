@@ -1,0 +1,251 @@
+//! The one server shape: [`McpServer`] (what a server crate declares: names,
+//! instructions, how to build it from the environment, its tool router, its resources)
+//! and [`Served`], the MCP handler core makes of it, with one tool policy for every
+//! server ([`prepare_tools`]).
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use futures::FutureExt as _;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::{DynCallToolHandler, ToolCallContext};
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ResultType,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+use crate::client::Env;
+use crate::config::ConfigError;
+use crate::schema;
+
+/// What a server crate declares; core serves it (see [`Served`]), lists it, documents it
+/// and checks its upstreams.
+pub trait McpServer: Clone + Send + Sync + 'static {
+    /// Binary and server name, e.g. `string-mcp`.
+    const NAME: &'static str;
+    /// Human title, e.g. `STRING protein interactions`.
+    const TITLE: &'static str;
+    /// The server crate's version (`env!("CARGO_PKG_VERSION")`).
+    const VERSION: &'static str;
+    /// What the server tells the agent at `initialize`: its path from fuzzy words to
+    /// exact facts in three lines (which tool to start from, how to get exact IDs, where
+    /// to go next).
+    const INSTRUCTIONS: &'static str;
+    /// Resources served besides the tools; none unless declared.
+    const RESOURCES: &'static [StaticResource] = &[];
+
+    /// Build the server from `env`: each source client with `env.client()`. No network
+    /// I/O: the server must answer `initialize` within milliseconds.
+    fn from_env(env: &Env) -> Result<Self, ConfigError>;
+
+    /// Every tool, one router per file of `tools/`, added together. Core applies the tool
+    /// policy ([`prepare_tools`]); a server never lists or calls its router itself.
+    fn router() -> ToolRouter<Self>;
+}
+
+/// A resource whose text the server computes on request (e.g. a schema generated from
+/// its output types).
+#[derive(Debug, Clone, Copy)]
+pub struct StaticResource {
+    /// Its URI, e.g. `igvf://guide/identifiers`.
+    pub uri: &'static str,
+    /// Short name.
+    pub name: &'static str,
+    /// Title.
+    pub title: &'static str,
+    /// What it holds.
+    pub description: &'static str,
+    /// MIME type.
+    pub mime_type: &'static str,
+    /// Its text.
+    pub text: fn() -> String,
+}
+
+/// The tool definitions of `S` as served (names, titles, schemas, annotations), without
+/// building a server. Used by `tools`, `cargo xtask docs` and the tool-list snapshots.
+pub fn tools<S: McpServer>() -> Vec<Tool> {
+    prepare_tools(S::router()).list_all()
+}
+
+/// An [`McpServer`] as MCP sees it: its tools behind the tool policy, its resources, and
+/// its `initialize` answer. Cheap to clone; clones share the server's upstream clients,
+/// so rate limits, caches and coalescing hold across sessions.
+#[derive(Clone)]
+pub struct Served<S> {
+    server: S,
+    router: Arc<ToolRouter<S>>,
+}
+
+impl<S: McpServer> std::fmt::Debug for Served<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Served")
+            .field("server", &S::NAME)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: McpServer> Served<S> {
+    /// Serve `server`.
+    pub fn new(server: S) -> Self {
+        Self {
+            server,
+            router: Arc::new(prepare_tools(S::router())),
+        }
+    }
+
+    /// The server being served.
+    pub fn server(&self) -> &S {
+        &self.server
+    }
+}
+
+impl<S: McpServer> From<S> for Served<S> {
+    fn from(server: S) -> Self {
+        Self::new(server)
+    }
+}
+
+impl<S: McpServer> ServerHandler for Served<S> {
+    fn get_info(&self) -> ServerConfig {
+        let builder = ServerCapabilities::builder().enable_tools();
+        let capabilities = if S::RESOURCES.is_empty() {
+            builder.build()
+        } else {
+            builder.enable_resources().build()
+        };
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new(S::NAME, S::VERSION).with_title(S::TITLE))
+            .with_instructions(S::INSTRUCTIONS)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = ToolCallContext::new(&self.server, request, context);
+        self.router.call(call).await
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        // What rmcp's `#[tool_handler]` answers: the whole list, cacheable by clients
+        // that understand cache hints.
+        let hints = context
+            .protocol_version()
+            .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
+        let mut result = ListToolsResult::with_all_items(self.router.list_all());
+        result.result_type = Some(ResultType::COMPLETE);
+        result.ttl_ms = hints.then_some(0);
+        result.cache_scope = hints.then_some(CacheScope::Public);
+        Ok(result)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.router.get(name).cloned()
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(
+            S::RESOURCES
+                .iter()
+                .map(|r| {
+                    Resource::new(r.uri, r.name)
+                        .with_title(r.title)
+                        .with_description(r.description)
+                        .with_mime_type(r.mime_type)
+                })
+                .collect(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let uri = request.uri.as_str();
+        match S::RESOURCES.iter().find(|r| r.uri == uri) {
+            Some(resource) => Ok(ReadResourceResult::new(vec![
+                ResourceContents::text((resource.text)(), uri).with_mime_type(resource.mime_type),
+            ])
+            .into()),
+            None => {
+                let known: Vec<&str> = S::RESOURCES.iter().map(|r| r.uri).collect();
+                let listing = if known.is_empty() {
+                    "this server has no resources".to_owned()
+                } else {
+                    format!("this server has {}", known.join(", "))
+                };
+                Err(ErrorData::resource_not_found(
+                    format!("unknown resource {uri}; {listing}"),
+                    Some(serde_json::json!({ "uri": uri })),
+                ))
+            }
+        }
+    }
+}
+
+/// The tool policy every server gets:
+///
+/// 1. A call the client cancels (`notifications/cancelled`) stops at once, dropping its
+///    upstream calls with it. rmcp 3.9 only cancels the request's token and discards the
+///    answer: without this the tool would run on, spending the upstream's rate budget on
+///    retries nobody waits for.
+/// 2. A panic inside a tool becomes an error answer instead of a call never answered.
+/// 3. Schemas and descriptions say what is on the wire and nothing more (see
+///    [`schema::tighten`]): optional fields are omitted, never null, so `null` leaves
+///    every schema except `pagination.cursor` and `pagination.total_count`; only
+///    standard `format`s remain; enums of constants are plain `enum`s; descriptions are
+///    paragraphs, not hard-wrapped lines.
+pub fn prepare_tools<S: Send + Sync + 'static>(mut router: ToolRouter<S>) -> ToolRouter<S> {
+    for route in router.map.values_mut() {
+        route.call = guard(route.call.clone());
+        let tool = &mut route.attr;
+        if let Some(description) = &tool.description {
+            tool.description = Some(schema::paragraphs(description).into());
+        }
+        tool.input_schema = Arc::new(schema::tighten(&tool.input_schema));
+        if let Some(output) = &tool.output_schema {
+            tool.output_schema = Some(Arc::new(schema::tighten(output)));
+        }
+    }
+    router
+}
+
+fn guard<S: Send + Sync + 'static>(
+    inner: Arc<DynCallToolHandler<S>>,
+) -> Arc<DynCallToolHandler<S>> {
+    Arc::new(move |context: ToolCallContext<'_, S>| {
+        let cancelled = context.request_context.ct.clone();
+        let call = AssertUnwindSafe(inner(context)).catch_unwind();
+        async move {
+            tokio::select! {
+                biased;
+                () = cancelled.cancelled() => {
+                    tracing::debug!("tool call cancelled by the client: upstream calls dropped");
+                    Err(ErrorData::internal_error("request cancelled by the client", None))
+                }
+                outcome = call => outcome.unwrap_or_else(|_| {
+                    tracing::error!("a tool panicked");
+                    Err(ErrorData::internal_error(
+                        "the server failed unexpectedly while handling this tool call",
+                        None,
+                    ))
+                }),
+            }
+        }
+        .boxed()
+    })
+}

@@ -1,0 +1,201 @@
+//! A real MCP client for tests: connected in-process to a server, or to a built server
+//! binary over stdio, with helpers that check every result has no `null` and mirrors its
+//! structured content as text.
+
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceExt as _};
+use serde_json::Value;
+
+use super::nulls::assert_no_nulls;
+use crate::envelope::{ErrorBody, ErrorEnvelope};
+use crate::server::{McpServer, Served};
+
+/// A real MCP client connected to a server over an in-memory duplex stream.
+pub struct McpTestClient {
+    client: RunningService<RoleClient, ()>,
+    /// The in-process server task; `None` for a server run as a child process.
+    server: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl McpTestClient {
+    /// Start `server` and connect a client to it (initialize handshake included).
+    pub async fn connect<S: McpServer>(server: S) -> Self {
+        let server = Served::new(server);
+        let (server_io, client_io) = tokio::io::duplex(1 << 20);
+        let server = tokio::spawn(async move {
+            let (read, write) = tokio::io::split(server_io);
+            if let Err(e) =
+                crate::serve::serve_io(server, read, write, futures::future::pending()).await
+            {
+                tracing::debug!("test server ended: {e}");
+            }
+        });
+        let client = ().serve(client_io).await.expect("MCP handshake");
+        Self {
+            client,
+            server: Some(server),
+        }
+    }
+
+    /// Start a built server binary (e.g. `env!("CARGO_BIN_EXE_string-mcp")`) with `env`
+    /// and connect to it over its stdin/stdout, as an MCP client application would.
+    /// The child's logs go to stderr at `error` level unless `env` sets `RUST_LOG`.
+    pub async fn spawn_binary(program: &str, env: &[(&str, &str)]) -> Self {
+        let mut command = tokio::process::Command::new(program);
+        command.env("RUST_LOG", "error");
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let transport = rmcp::transport::TokioChildProcess::new(command)
+            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+        let client = ().serve(transport).await.expect("MCP handshake with the binary");
+        Self {
+            client,
+            server: None,
+        }
+    }
+
+    /// The underlying rmcp client.
+    pub fn peer(&self) -> &RunningService<RoleClient, ()> {
+        &self.client
+    }
+
+    /// `tools/list`.
+    pub async fn tools(&self) -> Vec<Tool> {
+        self.client.list_all_tools().await.expect("tools/list")
+    }
+
+    /// `tools/call`; a JSON-RPC error fails the test.
+    pub async fn call(&self, name: &str, arguments: Value) -> CallToolResult {
+        let arguments = match arguments {
+            Value::Object(map) => map,
+            Value::Null => serde_json::Map::new(),
+            other => panic!("tool arguments must be an object, got {other}"),
+        };
+        self.client
+            .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments))
+            .await
+            .unwrap_or_else(|e| panic!("tools/call {name} failed at the protocol level: {e}"))
+    }
+
+    /// Call a tool that must succeed: returns its structured content, after checking it
+    /// has no nulls and equals the text content.
+    pub async fn call_ok(&self, name: &str, arguments: Value) -> Value {
+        let result = self.call(name, arguments).await;
+        let structured = result
+            .structured_content
+            .clone()
+            .unwrap_or_else(|| panic!("{name}: no structured content in {result:?}"));
+        assert_ne!(result.is_error, Some(true), "{name} failed: {structured:#}");
+        assert_no_nulls(&structured);
+        assert_text_mirrors(&result, &structured);
+        structured
+    }
+
+    /// Call a tool that must fail: returns the envelope's error body, after checking the
+    /// envelope shape and that it has no nulls.
+    pub async fn call_err(&self, name: &str, arguments: Value) -> ErrorBody {
+        let result = self.call(name, arguments).await;
+        assert_eq!(
+            result.is_error,
+            Some(true),
+            "{name} should fail: {result:?}"
+        );
+        let structured = result
+            .structured_content
+            .clone()
+            .unwrap_or_else(|| panic!("{name}: error without an envelope: {result:?}"));
+        assert_no_nulls(&structured);
+        assert_text_mirrors(&result, &structured);
+        let envelope: ErrorEnvelope = serde_json::from_value(structured.clone())
+            .unwrap_or_else(|e| panic!("{name}: not an ErrorEnvelope ({e}): {structured:#}"));
+        assert!(!envelope.success);
+        assert!(!envelope.error.message.is_empty() && !envelope.error.recovery_hint.is_empty());
+        envelope.error
+    }
+
+    /// Close the session and stop the server.
+    pub async fn close(self) {
+        let _ = self.client.cancel().await;
+        if let Some(server) = self.server {
+            server.abort();
+        }
+    }
+}
+
+/// Start a built server binary and check it answers `initialize` with the name, version
+/// and instructions of `S`, and lists exactly `S::tools()`. Point `env`'s base URLs at a
+/// mock or a closed port: nothing here may reach the network.
+pub async fn assert_binary_speaks_mcp<S: McpServer>(program: &str, env: &[(&str, &str)]) {
+    let client = McpTestClient::spawn_binary(program, env).await;
+    let info = client.peer().peer_info().expect("initialize result");
+    let server = info.server_info.as_ref().expect("server info");
+    assert_eq!(server.name, S::NAME);
+    assert_eq!(server.version, S::VERSION);
+    assert_eq!(info.instructions.as_deref(), Some(S::INSTRUCTIONS));
+    let listed: Vec<_> = client.tools().await.into_iter().map(|t| t.name).collect();
+    let defined: Vec<_> = crate::server::tools::<S>()
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    assert_eq!(listed, defined);
+    client.close().await;
+}
+
+/// Start a built server binary in stdio mode, complete the MCP handshake, send it SIGTERM
+/// while its client still holds stdin open, and check it exits within 3 seconds.
+#[cfg(unix)]
+pub async fn assert_stops_on_sigterm(program: &str, env: &[(&str, &str)]) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let mut command = tokio::process::Command::new(program);
+    command
+        .env("RUST_LOG", "error")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+    stdin.write_all(initialize.as_bytes()).await.expect("write");
+    stdin.write_all(b"\n").await.expect("write");
+    let mut lines = tokio::io::BufReader::new(stdout).lines();
+    let answer = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
+        .await
+        .expect("initialize answered")
+        .expect("read")
+        .expect("a line");
+    assert!(answer.contains("\"id\":1"), "{answer}");
+    let pid = child.id().expect("pid").to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status();
+    assert!(killed.is_ok_and(|s| s.success()), "kill -TERM {pid}");
+    let exited = tokio::time::timeout(Duration::from_secs(3), child.wait()).await;
+    assert!(
+        exited.is_ok(),
+        "{program} still running 3 s after SIGTERM with stdin open"
+    );
+    drop(stdin);
+}
+
+fn assert_text_mirrors(result: &CallToolResult, structured: &Value) {
+    let text = result
+        .content
+        .iter()
+        .find_map(|c| c.as_text().map(|t| t.text.clone()))
+        .expect("a text content block");
+    let parsed: Value = serde_json::from_str(&text).expect("text content is JSON");
+    assert_eq!(
+        &parsed, structured,
+        "text content mirrors structured content"
+    );
+}

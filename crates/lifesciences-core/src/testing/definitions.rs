@@ -1,0 +1,474 @@
+//! The promises every tool definition keeps, checked the same way for every server, and
+//! the catalog budget: how many bytes of `tools/list` a model reads on every turn.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use regex::Regex;
+use rmcp::model::Tool;
+use serde_json::{Map, Value, json};
+
+use crate::server::{McpServer, tools};
+
+/// The most model-facing bytes one tool may take (name, title, description, input
+/// schema, as compact JSON).
+pub const TOOL_BUDGET_BYTES: usize = 2500;
+/// The most model-facing bytes a server's tools may take on average.
+pub const AVERAGE_BUDGET_BYTES: usize = 1500;
+
+/// Check every tool of `S` for what a model relies on, and fail naming the tool and what
+/// is wrong:
+///
+/// - a name prefixed with the server's (`string_` for `string-mcp`), unique, and when
+///   the crate has a `src/tools/` folder, one tool per file of it (`tools/get_gene.rs`
+///   holds `ensembl_get_gene`), so a tool missing from the router fails here;
+/// - a title, and a description with one example (`Example: `{…}``);
+/// - the annotations read-only, idempotent, open-world (and not destructive);
+/// - an input schema that refuses unknown arguments (`additionalProperties: false`),
+///   describes every argument, and states in `minimum`/`maximum` every numeric range
+///   its descriptions state;
+/// - an output schema, in which only `pagination.cursor` and `pagination.total_count`
+///   may be null;
+/// - descriptions without rustdoc link syntax and without hard line breaks inside a
+///   paragraph;
+/// - the catalog budget ([`assert_catalog_budget`]).
+pub fn assert_tool_definitions<S: McpServer>() {
+    let tools = tools::<S>();
+    let prefix = format!("{}_", S::NAME.trim_end_matches("-mcp").replace('-', "_"));
+    assert!(!tools.is_empty(), "{} has no tools", S::NAME);
+    let mut names = BTreeSet::new();
+    for tool in &tools {
+        let name = tool.name.as_ref();
+        assert!(names.insert(name.to_owned()), "{name}: listed twice");
+        assert!(
+            name.starts_with(&prefix),
+            "{name}: tools of {} are named {prefix}…",
+            S::NAME
+        );
+        check_tool(tool);
+    }
+    if let Ok(dir) = std::env::var("CARGO_MANIFEST_DIR") {
+        check_tool_files(Path::new(&dir), &prefix, &names);
+    }
+    assert_catalog_budget(S::NAME, &tools);
+}
+
+fn check_tool(tool: &Tool) {
+    let name = tool.name.as_ref();
+    assert!(
+        tool.title.as_deref().is_some_and(|t| !t.trim().is_empty()),
+        "{name}: no title"
+    );
+    let description = tool.description.as_deref().unwrap_or_default();
+    assert!(
+        description.contains("Example: `{"),
+        "{name}: the description needs one example (Example: `{{…}}`): {description}"
+    );
+    check_prose(name, "description", description);
+    let a = tool
+        .annotations
+        .as_ref()
+        .unwrap_or_else(|| panic!("{name}: no annotations"));
+    assert_eq!(a.read_only_hint, Some(true), "{name}: readOnlyHint");
+    assert_eq!(a.idempotent_hint, Some(true), "{name}: idempotentHint");
+    assert_eq!(a.open_world_hint, Some(true), "{name}: openWorldHint");
+    assert_eq!(a.destructive_hint, None, "{name}: destructiveHint");
+
+    let input = Value::Object((*tool.input_schema).clone());
+    assert_eq!(
+        input["additionalProperties"],
+        json!(false),
+        "{name}: unknown arguments must be refused (additionalProperties: false)"
+    );
+    let properties = input["properties"].as_object().cloned().unwrap_or_default();
+    for (arg, schema) in &properties {
+        let described = schema["description"]
+            .as_str()
+            .is_some_and(|d| d.trim().len() > 20);
+        assert!(
+            described,
+            "{name}.{arg}: no description of its own: {schema}"
+        );
+    }
+    walk_properties(&input, &input, &mut |path, schema| {
+        check_bounds(name, path, schema);
+    });
+    walk_descriptions(&input, "input", &mut |path, text| {
+        check_prose(name, path, text)
+    });
+
+    let output = tool
+        .output_schema
+        .as_ref()
+        .map(|o| Value::Object((**o).clone()))
+        .unwrap_or_else(|| panic!("{name}: no output schema"));
+    let mut nullable = Vec::new();
+    nullable_paths(&output, "$", &mut nullable);
+    assert!(
+        nullable.is_empty(),
+        "{name}: the output schema admits null at {nullable:?}; only pagination.cursor and pagination.total_count may be null"
+    );
+    walk_descriptions(&output, "output", &mut |path, text| {
+        check_prose(name, path, text);
+    });
+    for (side, schema) in [("input", &input), ("output", &output)] {
+        let dangling = dangling_refs(schema);
+        assert!(
+            dangling.is_empty(),
+            "{name}: the {side} schema refers to definitions it lacks: {dangling:?}"
+        );
+    }
+}
+
+/// The local `$ref`s of `schema` that lead nowhere.
+fn dangling_refs(schema: &Value) -> Vec<String> {
+    fn walk(node: &Value, root: &Value, out: &mut Vec<String>) {
+        match node {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    match (key.as_str(), child.as_str()) {
+                        ("$ref", Some(reference)) => {
+                            let found = reference.strip_prefix("#/").is_some_and(|path| {
+                                path.split('/')
+                                    .try_fold(root, |node, part| node.get(part))
+                                    .is_some()
+                            });
+                            if !found {
+                                out.push(reference.to_owned());
+                            }
+                        }
+                        _ => walk(child, root, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| walk(item, root, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(schema, schema, &mut out);
+    out
+}
+
+/// Every `src/tools/<file>.rs` but `mod.rs` holds the tool `<prefix><file>`, and every
+/// tool has its file.
+fn check_tool_files(crate_dir: &Path, prefix: &str, names: &BTreeSet<String>) {
+    let Ok(entries) = std::fs::read_dir(crate_dir.join("src").join("tools")) else {
+        return;
+    };
+    let files: BTreeSet<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter_map(|f| f.strip_suffix(".rs").map(str::to_owned))
+        .filter(|f| f != "mod")
+        .map(|f| format!("{prefix}{f}"))
+        .collect();
+    let unrouted: Vec<_> = files.difference(names).collect();
+    assert!(
+        unrouted.is_empty(),
+        "tools/ has files whose tool is not listed (add its router to the server's router()): {unrouted:?}"
+    );
+    let fileless: Vec<_> = names.difference(&files).collect();
+    assert!(
+        fileless.is_empty(),
+        "tools without a file of their own in src/tools/: {fileless:?}"
+    );
+}
+
+/// Rustdoc links (`[`Name`]`) and the line breaks of wrapped doc comments do not belong
+/// in what a model reads.
+fn check_prose(tool: &str, path: &str, text: &str) {
+    let link = rustdoc_link().find(text);
+    assert!(
+        link.is_none(),
+        "{tool} {path}: rustdoc link syntax {:?} in {text:?}",
+        link.map(|m| m.as_str())
+    );
+    assert!(
+        !text.replace("\n\n", "").contains('\n'),
+        "{tool} {path}: a line break inside a paragraph: {text:?}"
+    );
+}
+
+fn rustdoc_link() -> Regex {
+    Regex::new(r"\[`[A-Za-z_][A-Za-z0-9_:<>]*`\]|\[(?:crate|self|super)::").expect("regex")
+}
+
+/// Numbers a description states as a range: `1–100`, `0-1000`, `1 to 500`.
+fn stated_ranges(text: &str) -> Vec<(f64, f64)> {
+    let range =
+        Regex::new(r"(?:^|[^\w.])(-?\d+(?:\.\d+)?)\s*(?:–|-|to)\s*(-?\d+(?:\.\d+)?)(?:[^\w.%]|$)")
+            .expect("regex");
+    range
+        .captures_iter(text)
+        .filter_map(|c| Some((c[1].parse().ok()?, c[2].parse().ok()?)))
+        .filter(|(low, high)| low < high)
+        .collect()
+}
+
+/// A numeric argument whose description states a range says it in the schema too.
+fn check_bounds(tool: &str, path: &str, schema: &Value) {
+    let numeric = match &schema["type"] {
+        Value::String(t) => t == "integer" || t == "number",
+        Value::Array(ts) => ts.iter().any(|t| t == "integer" || t == "number"),
+        _ => false,
+    };
+    let Some(description) = schema["description"].as_str().filter(|_| numeric) else {
+        return;
+    };
+    let ranges = stated_ranges(description);
+    if ranges.is_empty() {
+        return;
+    }
+    let low = ranges.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
+    let high = ranges.iter().map(|r| r.1).fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(
+        schema["minimum"].as_f64(),
+        Some(low),
+        "{tool}.{path}: the description states {low}–{high}; the schema's minimum must say {low}: {schema}"
+    );
+    assert_eq!(
+        schema["maximum"].as_f64(),
+        Some(high),
+        "{tool}.{path}: the description states {low}–{high}; the schema's maximum must say {high}: {schema}"
+    );
+}
+
+/// Calls `f` with every property schema (following local `$ref`s into `$defs`), named by
+/// its path of property names.
+fn walk_properties(root: &Value, schema: &Value, f: &mut dyn FnMut(&str, &Value)) {
+    fn walk(root: &Value, schema: &Value, path: &str, depth: u8, f: &mut dyn FnMut(&str, &Value)) {
+        if depth > 8 {
+            return;
+        }
+        if let Some(target) = schema["$ref"]
+            .as_str()
+            .and_then(|r| r.strip_prefix("#/"))
+            .and_then(|r| r.split('/').try_fold(root, |node, part| node.get(part)))
+        {
+            // A property's own keywords (its description) sit next to the `$ref`.
+            let mut merged: Map<String, Value> = target.as_object().cloned().unwrap_or_default();
+            if let Some(own) = schema.as_object() {
+                for (k, v) in own {
+                    if k != "$ref" {
+                        merged.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            return walk(root, &Value::Object(merged), path, depth + 1, f);
+        }
+        if !path.is_empty() {
+            f(path, schema);
+        }
+        if let Some(properties) = schema["properties"].as_object() {
+            for (name, child) in properties {
+                let child_path = if path.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{path}.{name}")
+                };
+                walk(root, child, &child_path, depth + 1, f);
+            }
+        }
+        for key in ["items", "additionalProperties"] {
+            if schema[key].is_object() {
+                walk(root, &schema[key], &format!("{path}[]"), depth + 1, f);
+            }
+        }
+        for key in ["anyOf", "oneOf", "allOf"] {
+            for option in schema[key].as_array().into_iter().flatten() {
+                walk(root, option, path, depth + 1, f);
+            }
+        }
+    }
+    walk(root, schema, "", 0, f);
+}
+
+/// Calls `f` with every `description` in a schema, named by its JSON path.
+fn walk_descriptions(value: &Value, path: &str, f: &mut dyn FnMut(&str, &str)) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                match (key.as_str(), child) {
+                    ("description", Value::String(text)) => f(path, text),
+                    _ => walk_descriptions(child, &format!("{path}.{key}"), f),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                walk_descriptions(item, &format!("{path}[{i}]"), f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Paths of schema nodes that admit `null`, outside the two pagination fields that may be
+/// null.
+fn nullable_paths(schema: &Value, path: &str, out: &mut Vec<String>) {
+    match schema {
+        Value::Object(map) => {
+            let admits_null = match map.get("type") {
+                Some(Value::String(t)) => t == "null",
+                Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+                _ => false,
+            };
+            let allowed =
+                path.ends_with(".properties.cursor") || path.ends_with(".properties.total_count");
+            if admits_null && !allowed {
+                out.push(path.to_owned());
+            }
+            for (key, value) in map {
+                nullable_paths(value, &format!("{path}.{key}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                nullable_paths(item, &format!("{path}[{i}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What a model reads of a server's tools on every turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Catalog {
+    /// Each tool's name and model-facing bytes, in listing order.
+    pub tools: Vec<(String, usize)>,
+}
+
+impl Catalog {
+    /// Measure `tools`: per tool, the compact JSON of its name, title, description and
+    /// input schema (the output schema is for the client, not the model).
+    pub fn measure(tools: &[Tool]) -> Self {
+        Self {
+            tools: tools
+                .iter()
+                .map(|tool| (tool.name.to_string(), model_facing_bytes(tool)))
+                .collect(),
+        }
+    }
+
+    /// All tools' bytes.
+    pub fn total(&self) -> usize {
+        self.tools.iter().map(|(_, bytes)| bytes).sum()
+    }
+
+    /// Bytes per tool on average (0 without tools).
+    pub fn average(&self) -> usize {
+        self.total().checked_div(self.tools.len()).unwrap_or(0)
+    }
+
+    /// The largest tool and its bytes.
+    pub fn largest(&self) -> Option<(&str, usize)> {
+        self.tools
+            .iter()
+            .max_by_key(|(_, bytes)| *bytes)
+            .map(|(name, bytes)| (name.as_str(), *bytes))
+    }
+
+    /// One line: tools, total, average and largest, against the budgets.
+    pub fn summary(&self, server: &str) -> String {
+        let (largest, largest_bytes) = self.largest().unwrap_or(("-", 0));
+        format!(
+            "{server}: {} tools, {} bytes; average {} (budget {AVERAGE_BUDGET_BYTES}); largest {largest} {largest_bytes} (budget {TOOL_BUDGET_BYTES})",
+            self.tools.len(),
+            self.total(),
+            self.average(),
+        )
+    }
+
+    /// The budgets this catalog exceeds, in words; empty when within them.
+    pub fn over_budget(&self) -> Vec<String> {
+        let mut over: Vec<String> = self
+            .tools
+            .iter()
+            .filter(|(_, bytes)| *bytes > TOOL_BUDGET_BYTES)
+            .map(|(name, bytes)| format!("{name} takes {bytes} bytes (budget {TOOL_BUDGET_BYTES})"))
+            .collect();
+        if self.average() > AVERAGE_BUDGET_BYTES {
+            over.push(format!(
+                "the average tool takes {} bytes (budget {AVERAGE_BUDGET_BYTES})",
+                self.average()
+            ));
+        }
+        over
+    }
+}
+
+fn model_facing_bytes(tool: &Tool) -> usize {
+    let mut facing = Map::new();
+    facing.insert("name".into(), json!(tool.name));
+    if let Some(title) = &tool.title {
+        facing.insert("title".into(), json!(title));
+    }
+    if let Some(description) = &tool.description {
+        facing.insert("description".into(), json!(description));
+    }
+    facing.insert(
+        "inputSchema".into(),
+        Value::Object((*tool.input_schema).clone()),
+    );
+    serde_json::to_vec(&Value::Object(facing)).map_or(0, |bytes| bytes.len())
+}
+
+/// Fail when a server's tools exceed the catalog budget; print its figures either way
+/// (visible with `--nocapture`, and in `cargo xtask docs`).
+pub fn assert_catalog_budget(server: &str, tools: &[Tool]) {
+    let catalog = Catalog::measure(tools);
+    eprintln!("{}", catalog.summary(server));
+    let over = catalog.over_budget();
+    assert!(
+        over.is_empty(),
+        "{server} is over its catalog budget: {over:?}"
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_read_from_prose() {
+        assert_eq!(
+            stated_ranges("Most partners, 1–10000 (default 25)."),
+            [(1.0, 10000.0)]
+        );
+        assert_eq!(
+            stated_ranges("on the scale 0-1000; or 0 to 1"),
+            [(0.0, 1000.0), (0.0, 1.0)]
+        );
+        assert_eq!(stated_ranges("a locus like chr17:41.2M-41.3M"), []);
+        assert_eq!(stated_ranges("ENSG00000141510 or 9606"), []);
+    }
+
+    #[test]
+    fn rustdoc_links_are_recognised_and_json_examples_are_not() {
+        let re = rustdoc_link();
+        assert!(re.is_match("Paging state of a [`PaginationEnvelope`]."));
+        assert!(re.is_match("See [crate::cursor]."));
+        assert!(!re.is_match(r#"Example: `{"ids": ["A", "B"]}`"#));
+    }
+
+    #[test]
+    fn references_must_lead_somewhere() {
+        let schema = json!({
+            "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/$defs/Gone"}},
+            "$defs": {"A": {"type": "string"}}
+        });
+        assert_eq!(dangling_refs(&schema), ["#/$defs/Gone"]);
+    }
+
+    #[test]
+    fn only_the_pagination_fields_may_be_null() {
+        let schema = json!({"properties": {
+            "name": {"type": ["string", "null"]},
+            "pagination": {"properties": {"cursor": {"type": ["string", "null"]}}}
+        }});
+        let mut found = Vec::new();
+        nullable_paths(&schema, "$", &mut found);
+        assert_eq!(found, ["$.properties.name"]);
+    }
+}

@@ -1,0 +1,143 @@
+//! Mock upstreams: a wiremock server that fails the test on any request no route
+//! expected, environments that point servers at mocks, and a responder that records
+//! arrival times.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+use crate::client::Env;
+use crate::config::{RetryPolicy, SourceConfig, Upstream};
+
+/// A mock upstream whose catch-all route fails the test: a request no route of the test
+/// matched is answered `418` with a body naming it (never the `404` a server may read as
+/// "no match"), and when the mock is dropped the test fails, listing every request it
+/// received. Mount the test's routes on it as on any `MockServer`.
+pub async fn mock_upstream() -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(wiremock::matchers::any())
+        .respond_with(Unexpected)
+        .with_priority(u8::MAX)
+        .named("a request no route of this test expected")
+        .expect(0)
+        .mount(&server)
+        .await;
+    server
+}
+
+/// Answers an unexpected request with a body that names it.
+struct Unexpected;
+
+impl Respond for Unexpected {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let message = format!(
+            "unexpected request: {} {} (no route of this test matches it)",
+            request.method, request.url
+        );
+        tracing::error!("{message}");
+        ResponseTemplate::new(418).set_body_string(message)
+    }
+}
+
+/// An environment made of `pairs`, as a lookup function (for
+/// `SourceConfig::from_env_with`): tests set variables without touching the process's own.
+pub fn fake_env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
+    let map: std::collections::HashMap<String, String> = pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    move |k| map.get(k).cloned()
+}
+
+/// An environment made of `pairs` in which every source is quick to test against a mock
+/// (see [`quick`]); the pairs still win, so a test can set a source's real rate or cap.
+///
+/// ```ignore
+/// let server = StringServer::from_env(&mock_env(&[("STRING_API_URL", &upstream.uri())]))?;
+/// ```
+pub fn mock_env(pairs: &[(&str, &str)]) -> Env {
+    Env::from_pairs(pairs).with_tuning(quick)
+}
+
+/// A source's politeness made quick for a local mock: 1000 requests/s, 16 in flight, a
+/// timeout of at most 5 s, and the same retry schedule in milliseconds instead of seconds
+/// (a source that never retries still never retries).
+pub fn quick(config: SourceConfig) -> SourceConfig {
+    let retry = if config.retry.max_retries == 0 {
+        config.retry
+    } else {
+        RetryPolicy {
+            max_retries: config.retry.max_retries,
+            base_delay: Duration::from_millis(5),
+            max_delay: Duration::from_secs(2),
+            max_total_wait: Duration::from_secs(5),
+        }
+    };
+    let timeout = config.timeout.min(Duration::from_secs(5));
+    config
+        .with_rate(1000.0)
+        .with_max_concurrent(16)
+        .with_timeout(timeout)
+        .with_retry(retry)
+}
+
+/// A source named `name` at `base_url`, quick to test (see [`quick`]). For core's own
+/// tests of the HTTP machinery; server tests build their real sources with [`mock_env`].
+pub fn mock_source(name: &str, base_url: &str) -> SourceConfig {
+    let prefix = name.to_ascii_uppercase().replace([' ', '-'], "_");
+    // A test's source lives as long as the test process: leaking its description is the
+    // price of `&'static Upstream` everywhere else.
+    let upstream: &'static Upstream = Box::leak(Box::new(Upstream::new(
+        Box::leak(name.to_owned().into_boxed_str()),
+        Box::leak(prefix.into_boxed_str()),
+        Box::leak(base_url.to_owned().into_boxed_str()),
+    )));
+    quick(SourceConfig::new(upstream).expect("mock URL"))
+}
+
+/// A wiremock responder that answers with a template (or each of a sequence in turn,
+/// repeating the last) and records when each request arrived. Clones share the record.
+#[derive(Clone)]
+pub struct Recording {
+    templates: Arc<Vec<wiremock::ResponseTemplate>>,
+    arrivals: Arc<Mutex<Vec<Instant>>>,
+}
+
+impl Recording {
+    /// Answer every request with `template`.
+    pub fn new(template: wiremock::ResponseTemplate) -> Self {
+        Self::sequence(vec![template])
+    }
+
+    /// Answer the n-th request with `templates[n]`, the last one from then on.
+    pub fn sequence(templates: Vec<wiremock::ResponseTemplate>) -> Self {
+        assert!(
+            !templates.is_empty(),
+            "a sequence needs at least one response"
+        );
+        Self {
+            templates: Arc::new(templates),
+            arrivals: Arc::default(),
+        }
+    }
+
+    /// Arrival times so far, in order.
+    pub fn arrivals(&self) -> Vec<Instant> {
+        self.arrivals.lock().unwrap().clone()
+    }
+
+    /// Requests received so far.
+    pub fn count(&self) -> usize {
+        self.arrivals.lock().unwrap().len()
+    }
+}
+
+impl wiremock::Respond for Recording {
+    fn respond(&self, _request: &wiremock::Request) -> wiremock::ResponseTemplate {
+        let mut arrivals = self.arrivals.lock().unwrap();
+        let n = arrivals.len();
+        arrivals.push(Instant::now());
+        self.templates[n.min(self.templates.len() - 1)].clone()
+    }
+}
