@@ -52,3 +52,48 @@ pub(crate) fn all() -> Vec<ServerEntry> {
         entry::<igvf_mcp::IgvfServer>(crate::demo::igvf::script),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::all;
+
+    /// One gateway may serve every tool of every server: a name names one tool.
+    #[test]
+    fn tool_names_are_unique_across_servers() {
+        let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+        for server in all() {
+            for tool in (server.tools)() {
+                let earlier = seen.insert(tool.name.to_string(), server.name);
+                assert!(
+                    earlier.is_none(),
+                    "{} is a tool of both {} and {}",
+                    tool.name,
+                    earlier.unwrap_or_default(),
+                    server.name
+                );
+            }
+        }
+        assert!(seen.len() >= 15, "{seen:?}");
+    }
+
+    /// Every server's upstreams can be listed without an environment (docs need them).
+    #[test]
+    fn every_server_describes_its_upstreams() {
+        for server in all() {
+            let upstreams = (server.upstreams)().unwrap();
+            assert!(!upstreams.is_empty(), "{}", server.name);
+            for config in upstreams {
+                let u = config.upstream;
+                assert!(!u.about.is_empty(), "{}: describe {}", server.name, u.name);
+                assert!(
+                    !u.health.path.is_empty(),
+                    "{}: {} needs a health check",
+                    server.name,
+                    u.name
+                );
+            }
+        }
+    }
+}

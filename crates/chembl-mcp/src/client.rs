@@ -66,14 +66,15 @@ static UNICHEM: Upstream = Upstream {
     ..Upstream::new("UniChem", "UNICHEM", "https://www.ebi.ac.uk/unichem/api/v1")
 };
 
-/// ChEMBL's largest page (A.3); larger limits are silently cut to it.
+/// ChEMBL's largest page (`max_limit`; docs/sources/chembl.md); larger limits are silently
+/// cut to it.
 const MAX_LIMIT: u32 = 1000;
 /// Identifiers per `__in` filter: keeps URLs well under the 4000 characters the official
-/// client allows before it switches to POST (A.6).
+/// client allows before it switches to POST (`MAX_URL_SIZE` in chembl/chembl_webresource_client).
 const IDS_PER_REQUEST: usize = 100;
 /// Pages followed for one list before giving up (1000 records each).
 const MAX_PAGES: u64 = 10;
-/// UniChem's source number for ChEMBL (A.7).
+/// UniChem's source number for ChEMBL (docs/sources/chembl.md, "UniChem sources used").
 const UNICHEM_SOURCE_CHEMBL: u32 = 1;
 
 /// ChEMBL's web services.
@@ -92,7 +93,7 @@ impl LifeSciencesClient for ChemblClient {
 
 impl ChemblClient {
     /// `GET /molecule/{CHEMBLn}.json`: the full record, or `None` for the 404 (empty body)
-    /// ChEMBL answers for an unknown ID (A.6).
+    /// ChEMBL answers for an unknown ID (docs/sources/chembl.md, "Unknown IDs").
     pub(crate) async fn molecule(&self, id: &ChemblId) -> Result<Option<Molecule>, ApiError> {
         let path = format!("molecule/{}.json", encode_path_segment(&id.upstream())?);
         match self.http.get_json(&path, &[]).await {
@@ -103,9 +104,9 @@ impl ChemblClient {
     }
 
     /// `GET /molecule/search.json?q=&limit=&offset=`: ChEMBL's full-text search, best
-    /// first, each hit with a `score` (A.4). ChEMBL answers 400 for queries it cannot
+    /// first, each hit with a `score`. ChEMBL answers 400 for queries it cannot
     /// run (e.g. shorter than 3 characters); that is the caller's input, not an outage:
-    /// [`Searched::Refused`] with ChEMBL's `error_message` (A.6).
+    /// [`Searched::Refused`] with ChEMBL's `error_message`.
     pub(crate) async fn search(
         &self,
         query: &str,
@@ -129,7 +130,7 @@ impl ChemblClient {
     }
 
     /// `GET /chembl_id_lookup/{CHEMBLn}.json`: which kind of ChEMBL entity an identifier
-    /// names (compound, target, assay, document…; A.4), or `None` for the 404 of an
+    /// names (compound, target, assay, document…), or `None` for the 404 of an
     /// identifier ChEMBL does not know at all.
     pub(crate) async fn id_lookup(
         &self,
@@ -147,7 +148,8 @@ impl ChemblClient {
     }
 
     /// `GET /molecule.json?pref_name__iexact=`: molecules whose preferred name is exactly
-    /// `name`, ignoring case (A.4; recorded for `aspirin`).
+    /// `name`, ignoring case (recorded for `aspirin`, whose record is
+    /// `tests/fixtures/molecule__CHEMBL25.json`).
     pub(crate) async fn by_exact_name(
         &self,
         name: &str,
@@ -163,8 +165,8 @@ impl ChemblClient {
     }
 
     /// `GET /molecule.json?molecule_synonyms__molecule_synonym__iexact=`: molecules with a
-    /// synonym exactly `name`, ignoring case; returns parents and salts (A.4; recorded
-    /// for `viagra`).
+    /// synonym exactly `name`, ignoring case; returns parents and salts (recorded for
+    /// `viagra` in the `demo_wrc.ipynb` notebook of chembl/chembl_webresource_client).
     pub(crate) async fn by_exact_synonym(
         &self,
         name: &str,
@@ -185,8 +187,9 @@ impl ChemblClient {
     /// `GET /molecule.json?molecule_chembl_id__in=A,B,C&limit=n` (plus
     /// `only=molecule_chembl_id,pref_name,molecule_properties,molecule_synonyms` when
     /// `slim`: the synonyms name molecules without a preferred name): many molecules in
-    /// one request (A.2; recorded). The answer comes in primary-key order, not request
-    /// order, and simply lacks unknown IDs.
+    /// one request. The answer comes in primary-key order, not request order, and simply
+    /// lacks unknown IDs (recorded response, 2023 or earlier,
+    /// `tests/fixtures/molecule__in=CHEMBL25,CHEMBL192,CHEMBL27__only=id,name.json`).
     pub(crate) async fn molecules(
         &self,
         ids: &[String],
@@ -216,9 +219,10 @@ impl ChemblClient {
         ))
     }
 
-    /// Mechanisms of action of `molecule_ids` (parents: mechanisms are curated against
-    /// the parent molecule, A.4): `GET /mechanism.json?molecule_chembl_id=` for one,
-    /// `molecule_chembl_id__in=` for several, pages of 1000 followed to the end.
+    /// Mechanisms of action of `molecule_ids` (parents: mechanisms are assumed curated
+    /// against the parent molecule, docs/sources/chembl.md):
+    /// `GET /mechanism.json?molecule_chembl_id=` for one, `molecule_chembl_id__in=` for
+    /// several, pages of 1000 followed to the end.
     pub(crate) async fn mechanisms(
         &self,
         molecule_ids: &[String],
@@ -284,7 +288,7 @@ impl ChemblClient {
 }
 
 /// Keep the records whose key was asked for: a filter ChEMBL did not recognise would
-/// otherwise hand back unrelated records (A.2).
+/// otherwise hand back unrelated records (docs/sources/chembl.md).
 fn only_requested<T>(
     records: impl IntoIterator<Item = T>,
     requested: &[String],
@@ -350,7 +354,8 @@ impl UniChemClient {
     }
 
     /// `POST /compounds` with `{"type": "sourceID", "compound": "CHEMBL25", "sourceID": 1}`:
-    /// the compound's identifiers in every UniChem source (A.8). An unknown compound is
+    /// the compound's identifiers in every UniChem source
+    /// (https://chembl.gitbook.io/unichem/api/compound-search). An unknown compound is
     /// an empty list. Not sent while UniChem is paused after an outage (a transient
     /// failure pauses it server-wide, logged once); any other failure concerns this
     /// compound only.

@@ -73,7 +73,7 @@ pub(crate) const LIST_MAX: usize = 25;
 /// Synonym types that name a compound officially, most authoritative first.
 const OFFICIAL_NAME_TYPES: [&str; 5] = ["INN", "USAN", "BAN", "JAN", "USP"];
 
-/// UniChem source numbers and the cross-reference key each fills (A.7).
+/// UniChem source numbers and the cross-reference key each fills (docs/sources/chembl.md).
 const UNICHEM_KEYS: [(u32, &str, XrefKey); 5] = [
     (2, "drugbank", XrefKey::Drugbank),
     (3, "pdb", XrefKey::Pdb),
@@ -179,7 +179,8 @@ fn official_name(m: &Molecule) -> Option<String> {
 fn cross_references(m: &Molecule, extras: &Extras) -> CrossReferences {
     let mut xrefs = CrossReferences::new();
     xrefs.add(XrefKey::Chembl, &m.molecule_chembl_id);
-    // ChEMBL's own PubChem links are substance IDs ("SID: 144203627"), never CIDs (A.5).
+    // ChEMBL's own PubChem links are substance IDs ("SID: 144203627"), never CIDs
+    // (recorded, 2023 or earlier, `tests/fixtures/molecule__CHEMBL25.json`).
     for xref in &m.cross_references {
         if xref.xref_src.as_deref() == Some("PubChem")
             && let Some(id) = &xref.xref_id

@@ -1,5 +1,6 @@
 //! `ChemblId`: the strict identifier form the tools accept (`CHEMBL:25`), parsed at the edge
-//! with a message that names the corrected form when one is evident (CONTRACT §4).
+//! with a message that names the corrected form when one is evident (docs/design.md,
+//! "Identifiers").
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,13 +1,13 @@
 //! Serde types mirroring the upstream JSON of ChEMBL's web services and UniChem, tolerant of
 //! the ways it varies across releases.
 //!
-//! Field names come from `shared/upstream/API-chembl-igvf.md` part A (A.4–A.8) and the
-//! recorded responses in `shared/upstream/chembl/`. Only the fields the tools read are
-//! modelled; everything else is ignored. Types vary between releases (A.5): `max_phase` is
-//! an int (≤2023), a float or a string such as `"4.0"` (newer); decimals such as
-//! `full_mwt` are strings; identifiers may come as numbers. The `lenient` deserializers
-//! accept every form and turn anything unreadable into `None` rather than failing the
-//! whole response.
+//! Field names come from ChEMBL's and UniChem's documentation and web-service code and the
+//! recorded responses in `tests/fixtures/` (sources in docs/sources/chembl.md). Only the
+//! fields the tools read are modelled; everything else is ignored. Types vary between
+//! releases: `max_phase` is an int (≤2023), a float or a string such as `"4.0"` (newer,
+//! seen only in third-party fixtures); decimals such as `full_mwt` are strings;
+//! identifiers may come as numbers. The `lenient` deserializers accept every form and turn
+//! anything unreadable into `None` rather than failing the whole response.
 
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
@@ -53,7 +53,7 @@ mod lenient {
     }
 }
 
-/// `page_meta` of a ChEMBL list or search response (A.3).
+/// `page_meta` of a ChEMBL list or search response.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub(crate) struct PageMeta {
     /// Results of the whole query.
@@ -71,7 +71,7 @@ impl PageMeta {
 }
 
 /// A molecule: the detail body of `/molecule/{id}.json`, and each element of the
-/// `molecules` list of `/molecule.json` and `/molecule/search.json` (A.4, A.5).
+/// `molecules` list of `/molecule.json` and `/molecule/search.json`.
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct Molecule {
     /// E.g. `CHEMBL25`.
@@ -104,10 +104,11 @@ pub(crate) struct Molecule {
     /// Names by type (INN, USAN, trade names…).
     #[serde(default, deserialize_with = "lenient::list")]
     pub molecule_synonyms: Vec<MoleculeSynonym>,
-    /// Links ChEMBL keeps itself: PubChem SIDs, DailyMed, Wikipedia, TG-GATEs (A.5).
+    /// Links ChEMBL keeps itself: PubChem SIDs, DailyMed, Wikipedia, TG-GATEs (recorded,
+    /// 2023 or earlier, `tests/fixtures/molecule__CHEMBL25.json`).
     #[serde(default, deserialize_with = "lenient::list")]
     pub cross_references: Vec<MoleculeXref>,
-    /// Search relevance, on `/molecule/search.json` only (A.4).
+    /// Search relevance, on `/molecule/search.json` only.
     #[serde(default, deserialize_with = "lenient::f64_opt")]
     pub score: Option<f64>,
 }
@@ -211,7 +212,7 @@ pub(crate) struct MoleculePage {
     pub page_meta: Option<PageMeta>,
 }
 
-/// A drug mechanism (A.4 `/mechanism.json`).
+/// A drug mechanism (`/mechanism.json`).
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct Mechanism {
     /// The molecule it was curated for (usually the parent).
@@ -233,7 +234,7 @@ pub(crate) struct MechanismPage {
     pub page_meta: Option<PageMeta>,
 }
 
-/// A target (A.4 `/target.json`): only its components matter here.
+/// A target (`/target.json`): only its components matter here.
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct Target {
     /// E.g. `CHEMBL221`.
@@ -260,7 +261,7 @@ pub(crate) struct TargetPage {
     pub targets: Vec<Target>,
 }
 
-/// ChEMBL's 400 body: `{"error_message": "..."}` (A.6).
+/// ChEMBL's 400 body: `{"error_message": "..."}`.
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct ChemblErrorBody {
     /// E.g. `Search query too short`.
@@ -268,7 +269,7 @@ pub(crate) struct ChemblErrorBody {
     pub error_message: Option<String>,
 }
 
-/// `/chembl_id_lookup/{id}.json` (A.4): what kind of entity a ChEMBL identifier names.
+/// `/chembl_id_lookup/{id}.json`: what kind of entity a ChEMBL identifier names.
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct ChemblIdLookup {
     /// `COMPOUND`, `TARGET`, `ASSAY`, `DOCUMENT`, `CELL` (TISSUE probably too).
@@ -279,7 +280,7 @@ pub(crate) struct ChemblIdLookup {
     pub status: Option<String>,
 }
 
-/// UniChem `POST /compounds` answer (A.8): `{"compounds": [{"sources": [...]}], ...}`.
+/// UniChem `POST /compounds` answer: `{"compounds": [{"sources": [...]}], ...}`.
 /// Only `compounds[].sources[]` with `id`, `compoundId` and `shortName` is verified by
 /// several clients; everything else is optional.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -301,7 +302,7 @@ pub(crate) struct UniChemCompound {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub(crate) struct UniChemSource {
     /// UniChem source number: 2 DrugBank, 3 PDBe ligand, 4 Guide to Pharmacology,
-    /// 6 KEGG Ligand, 22 PubChem (A.7).
+    /// 6 KEGG Ligand, 22 PubChem (docs/sources/chembl.md, "UniChem sources used").
     #[serde(default, deserialize_with = "lenient::u32_opt")]
     pub id: Option<u32>,
     /// The identifier in that source, e.g. `DB00945`.

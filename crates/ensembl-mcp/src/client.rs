@@ -67,9 +67,9 @@ impl LifeSciencesClient for EnsemblClient {
     }
 }
 
-/// Ensembl answers an unknown stable ID with HTTP 400 `{"error":"ID 'X' not found"}`
-/// (B.2, B.3), and some code paths with `No valid lookup found for ID X`. Anything else
-/// stays an upstream error.
+/// Ensembl answers an unknown stable ID with HTTP 400 `{"error":"ID 'X' not found"}`,
+/// and some code paths with `No valid lookup found for ID X` (see docs/sources/ensembl.md,
+/// *Errors*). Anything else stays an upstream error.
 fn is_unknown_id(error: &ApiError) -> bool {
     error.upstream_status() == Some(400)
         && error.upstream_body().is_some_and(|body| {
@@ -116,7 +116,8 @@ impl EnsemblClient {
     }
 
     /// `GET xrefs/id/{id}?all_levels=1`: the object's cross-references and those of its
-    /// transcripts and translations (a gene's own xrefs lack UniProt/Swiss-Prot, B.3).
+    /// transcripts and translations (a gene's own xrefs lack Swiss-Prot: recorded
+    /// response, 2021, `tests/fixtures/xrefs_id__ENSG00000133703.json`).
     /// `None` when Ensembl does not know the ID.
     pub(crate) async fn xrefs(&self, id: &str) -> Result<Option<Vec<XrefEntry>>, ApiError> {
         let path = format!("xrefs/id/{}", encode_path_segment(id)?);
@@ -128,7 +129,7 @@ impl EnsemblClient {
     }
 
     /// `GET xrefs/symbol/{species}/{symbol}?object_type=gene`: the stable IDs of the genes
-    /// whose symbol or synonym is exactly `symbol` (B.3; `[]` when none). A 400 (a symbol
+    /// whose symbol or synonym is exactly `symbol` (`[]` when none). A 400 (a symbol
     /// Ensembl cannot parse) means no match, and so does a symbol that cannot be a path
     /// segment (`..`), without a request: it is a search query, not an identifier to refuse.
     pub(crate) async fn gene_ids_for_symbol(
@@ -192,7 +193,7 @@ impl LifeSciencesClient for EbiSearchClient {
     }
 }
 
-/// The `ensembl_gene` fields the search reads (B.7).
+/// The `ensembl_gene` fields the search reads (see docs/sources/ensembl.md).
 const EBI_GENE_FIELDS: &str = "id,description,gene_name,species";
 
 /// The user's text as Lucene words (EBI Search is built on Lucene): special characters
@@ -263,10 +264,10 @@ impl EbiSearchClient {
     /// `GET ensembl_gene?query=…&fields=…&start=…&size=…&format=json`: genes ranked by
     /// EBI Search's relevance, of one species when `scientific_name` is given.
     ///
-    /// The `species:"…"` clause is unverified (B.7, D): if EBI Search answers 400 to a
-    /// query with it, the words are searched once more without it, and the answer says
-    /// so ([`GeneSearch::species_clause_dropped`]); the caller then keeps that species'
-    /// hits itself.
+    /// The `species:"…"` clause is not verified against the live API: if EBI Search
+    /// answers 400 to a query with it, the words are searched once more without it, and
+    /// the answer says so ([`GeneSearch::species_clause_dropped`]); the caller then keeps
+    /// that species' hits itself.
     pub(crate) async fn search_genes(
         &self,
         text: &str,

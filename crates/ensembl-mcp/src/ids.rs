@@ -1,6 +1,7 @@
-//! Ensembl stable identifiers (CONTRACT §4): `ENS` + a species prefix + a feature letter
-//! (`G` gene, `T` transcript, `P` protein, `E` exon) + 11 digits, with an optional
-//! `.version`. Parsed once at the edge into a canonical form: upper case, unversioned.
+//! Ensembl stable identifiers (docs/design.md, *Identifiers*): `ENS` + a species
+//! prefix + a feature letter (`G` gene, `T` transcript, `P` protein, `E` exon) + 11
+//! digits, with an optional `.version`. Parsed once at the edge into a canonical form:
+//! upper case, unversioned.
 
 use lifesciences_core::ApiError;
 

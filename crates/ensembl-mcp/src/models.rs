@@ -3,17 +3,17 @@
 //! Tolerant on purpose: every field the upstream may leave out is optional (Ensembl omits
 //! undefined fields, e.g. `description`, and older releases lack `canonical_transcript`),
 //! numbers are accepted as numbers or strings, and EBI Search field values as a list or a
-//! single string. Field names come from `shared/upstream/API-string-ensembl.md` part B
-//! and the recorded responses in `shared/upstream/ensembl/`. These types never reach the
-//! wire: the tools map them into their own output types.
+//! single string. Field names come from the upstreams' documentation and source and from
+//! recorded responses (`tests/fixtures/`, docs/sources/ensembl.md). These types never
+//! reach the wire: the tools map them into their own output types.
 
 use std::collections::HashMap;
 
 use serde::{Deserialize, Deserializer};
 
-/// One object of `GET /lookup/id/:id` or one value of `POST /lookup/id` (B.2): a Gene,
-/// Transcript, Translation or Exon. Its `id` is not read: Ensembl echoes the caller's
-/// spelling (case, version), so the tools use the ID they parsed (trap C.6).
+/// One object of `GET /lookup/id/:id` or one value of `POST /lookup/id`: a Gene,
+/// Transcript, Translation or Exon. Its `id` is not read: Ensembl is reported to echo the
+/// caller's spelling (case, version), so the tools use the ID they parsed.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub(crate) struct LookupObject {
     /// Production name, e.g. `homo_sapiens`.
@@ -52,10 +52,10 @@ pub(crate) struct LookupObject {
 }
 
 /// The answer of `POST /lookup/id`: the input ID strings as keys, `null` for IDs that
-/// were not found (B.2).
+/// were not found.
 pub(crate) type LookupBatch = HashMap<String, Option<LookupObject>>;
 
-/// One element of `GET /xrefs/id/:id` (B.3).
+/// One element of `GET /xrefs/id/:id`.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub(crate) struct XrefEntry {
     /// The external database, e.g. `HGNC`, `EntrezGene`, `Uniprot/SWISSPROT`.
@@ -66,7 +66,7 @@ pub(crate) struct XrefEntry {
     pub primary_id: Option<String>,
 }
 
-/// One element of `GET /xrefs/symbol/:species/:symbol` (B.3): only an ID and its type.
+/// One element of `GET /xrefs/symbol/:species/:symbol`: only an ID and its type.
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct XrefSymbolHit {
     pub id: String,
@@ -75,14 +75,14 @@ pub(crate) struct XrefSymbolHit {
     pub kind: Option<String>,
 }
 
-/// `GET /info/species` (B.4).
+/// `GET /info/species`.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub(crate) struct SpeciesList {
     #[serde(default)]
     pub species: Vec<SpeciesInfo>,
 }
 
-/// One species of `GET /info/species` (B.4).
+/// One species of `GET /info/species`.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub(crate) struct SpeciesInfo {
     /// Production name, e.g. `homo_sapiens`.
@@ -102,7 +102,7 @@ pub(crate) struct SpeciesInfo {
     pub aliases: Vec<String>,
 }
 
-/// `GET /ebisearch/ws/rest/ensembl_gene?query=…` (B.7).
+/// `GET /ebisearch/ws/rest/ensembl_gene?query=…`.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub(crate) struct EbiSearchResult {
     /// Total hits of the query; absent from entry look-ups.
@@ -222,7 +222,8 @@ mod tests {
 
     #[test]
     fn a_recorded_transcript_lookup_decodes() {
-        // lookup_id__ENST00000311936__2022.json, as recorded.
+        // The recorded KRAS-202 look-up, 2022:
+        // `tests/fixtures/lookup_id__ENST00000311936.json`.
         let t: LookupObject = serde_json::from_value(json!({
             "Parent": "ENSG00000133703", "assembly_name": "GRCh38", "biotype": "protein_coding",
             "db_type": "core", "display_name": "KRAS-202", "end": 25250929,
@@ -255,7 +256,8 @@ mod tests {
 
     #[test]
     fn ebi_fields_are_lists_or_single_strings() {
-        // ebisearch_ensembl_gene__entry_ENSG00000142208.json, as recorded.
+        // An EBI Search entry as recorded in 2019 (`resources/id.json` of
+        // UniBioDicts/vsm-dictionary-ensembl on GitHub).
         let r: EbiSearchResult = serde_json::from_str(
             r#"{"entries":[{"id":"ENSG00000142208","source":"ensembl_gene","fields":{"id":["ENSG00000142208"],"name":["ENSG00000142208 (HGNC: AKT1)"],"description":["AKT serine/threonine kinase 1 [Source:HGNC Symbol;Acc:HGNC:391]"],"gene_name":["AKT1"],"gene_synonym":["RAC","PRKBA","PKB","AKT"],"transcript_count":["20"],"species":["Homo sapiens"]}}]}"#,
         )

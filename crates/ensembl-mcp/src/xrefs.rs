@@ -1,12 +1,12 @@
-//! Ensembl cross-references (`xrefs/id`, B.3) mapped into the registry keys of CONTRACT §5.
+//! Ensembl cross-references (`xrefs/id`) mapped into the registry keys (docs/design.md).
 //!
-//! Which `dbname` feeds which key (names from the B.3 table and the recorded KRAS xrefs):
+//! Which `dbname` feeds which key (evidence for the names: docs/sources/ensembl.md):
 //!
 //! | key | from |
 //! |---|---|
 //! | `hgnc` | `HGNC` (`primary_id` `HGNC:6407`) |
 //! | `entrez` | `EntrezGene` |
-//! | `uniprot` | `Uniprot/SWISSPROT` (reviewed entries, translation level); only when there are none, `Uniprot_gn` (any accession, often TrEMBL: trap C.9) |
+//! | `uniprot` | `Uniprot/SWISSPROT` (reviewed entries, translation level); only when there are none, `Uniprot_gn` (any accession of the gene, often an unreviewed one) |
 //! | `refseq` | `RefSeq_mRNA`, `RefSeq_ncRNA`, `RefSeq_peptide`; the `*_predicted` (XM_/XR_/XP_) ones only when there is no curated one |
 //! | `omim` | `MIM_GENE` (not `MIM_MORBID`, which names diseases) |
 //!
@@ -18,7 +18,7 @@ use lifesciences_core::{CrossReferences, XrefKey};
 use crate::models::XrefEntry;
 
 /// Strip a `.version` from a UniProt accession (`P04637.312` → `P04637`): Swiss-Prot
-/// display IDs may carry one, and the registry's pattern does not.
+/// IDs may carry one (seen on display IDs), and the registry's pattern does not.
 fn unversioned_accession(value: &str) -> &str {
     match value.split_once('.') {
         Some((accession, version)) if version.bytes().all(|b| b.is_ascii_digit()) => accession,
@@ -78,7 +78,8 @@ mod tests {
 
     #[test]
     fn recorded_gene_level_xrefs_fall_back_to_uniprot_gene_names() {
-        // Excerpt of xrefs_id__ENSG00000133703__2021.json (KRAS, no all_levels).
+        // Excerpt of the recorded KRAS xrefs (no all_levels):
+        // `tests/fixtures/xrefs_id__ENSG00000133703.json`.
         let refs = cross_references(&entries(json!([
             {"dbname": "HGNC", "primary_id": "HGNC:6407", "display_id": "KRAS"},
             {"dbname": "EntrezGene", "primary_id": "3845", "display_id": "KRAS"},

@@ -164,10 +164,10 @@ impl Endpoint {
         }
     }
 
-    /// The largest page the endpoint returns: the smaller of the router's
-    /// `MAX_PAGE_SIZE` (API notes, appendix) and the spec description's "can not exceed
-    /// N". Asking for more is silently capped upstream, which would make a full page
-    /// look like the last one, so pages are never requested larger than this.
+    /// The largest page the endpoint returns: the smaller of the router's `MAX_PAGE_SIZE`
+    /// (see docs/sources/igvf.md, Limits) and the spec description's "can not exceed N".
+    /// Asking for more is silently capped upstream, which would make a full page look
+    /// like the last one, so pages are never requested larger than this.
     pub(crate) fn page_cap(self) -> u32 {
         match self {
             Self::Genes
@@ -386,8 +386,8 @@ impl LifeSciencesClient for IgvfClient {
 impl IgvfClient {
     /// One page of `request`: `page` is 0-based, `limit` at most the endpoint's cap.
     /// A miss is `200 []`, or on by-ID lookups a 404 with trpc's `{"code": "NOT_FOUND"}`
-    /// body (API notes B.3): both are an empty page. Any other 404 (a wrong base URL, a
-    /// proxy's page) is an upstream error, not a miss.
+    /// body (see docs/sources/igvf.md, Errors): both are an empty page. Any other 404 (a
+    /// wrong base URL, a proxy's page) is an upstream error, not a miss.
     pub(crate) async fn page<T>(
         &self,
         request: &Request,

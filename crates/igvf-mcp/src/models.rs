@@ -1,5 +1,5 @@
 //! Tolerant serde types for the IGVF Catalog's JSON (field names from the production
-//! OpenAPI spec and the recorded responses in `shared/upstream/igvf/`).
+//! OpenAPI spec, <https://api.catalogkg.igvf.org/openapi>, and `tests/fixtures/`).
 //!
 //! The data has quirks this module absorbs so nothing downstream sees them:
 //! - numbers sometimes arrive as strings, and many fields are `null`;
@@ -166,7 +166,8 @@ fn node<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NodeRef>, D::Error> {
     Ok(NodeRef::from_value(&Value::deserialize(d)?))
 }
 
-/// A gene (`/genes`, `/variants/nearest-genes`; B.2 of the API notes).
+/// A gene (`/genes`, `/variants/nearest-genes`; recorded, 2026,
+/// `tests/fixtures/genes__organism_only.json`).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Gene {
     /// Ensembl gene ID without version.

@@ -302,7 +302,7 @@ mod tests {
             "chr1:-200",
             "chr1:100-",
             "chr1:1M-5G",
-            // Found by review: `start == end == u64::MAX` overflowed building the hint.
+            // `start == end == u64::MAX` once overflowed building the hint.
             "chr1:18446744073709551615-18446744073709551615",
             "chr1:18446744073709551615",
             "chr1:5000000000-1",

@@ -1,5 +1,6 @@
-//! The cross-reference registry (CONTRACT §5) as data, and `CrossReferences`, the builder
-//! every lookup tool uses for its `cross_references` object.
+//! The cross-reference registry as data (generated into `docs/tools.md`), and
+//! `CrossReferences`, the builder every lookup tool uses for its `cross_references`
+//! object.
 //!
 //! The builder normalises values on the way in (e.g. `MONDO_0007254` → `MONDO:0007254`,
 //! ChEMBL's `SID: 144203627` → `144203627`), drops values that fail the key's pattern
@@ -86,7 +87,8 @@ const fn spec(
 
 use Cardinality::{Many, One};
 
-/// The registry: the 22 keys of the original design plus `ucsc` and `pubmed`.
+/// The registry: every key a `cross_references` object may hold, in the order they are
+/// serialised.
 pub static REGISTRY: [XrefSpec; 24] = [
     spec(
         "hgnc",

@@ -92,7 +92,7 @@ pub(crate) enum ImageFormat {
 }
 
 impl ImageFormat {
-    /// The output-format path segment STRING expects (notes A.3 "Images").
+    /// The output-format path segment STRING expects (rbioapi's `rba_string_network_image`).
     fn segment(self) -> &'static str {
         match self {
             Self::Png => "image",
@@ -146,7 +146,7 @@ impl LifeSciencesClient for StringClient {
 
 impl StringClient {
     /// `get_string_ids`: up to `limit` STRING proteins matching `identifier` in `species`,
-    /// best first. STRING answers 404 when nothing maps (notes A.3 "Errors"): no rows.
+    /// best first. STRING answers 404 when nothing maps (docs/sources/string.md): no rows.
     pub(crate) async fn string_ids(
         &self,
         identifier: &str,

@@ -9,7 +9,7 @@ use lifesciences_core::ApiError;
 use lifesciences_core::schemars::{self, JsonSchema};
 use serde::{Deserialize, Deserializer};
 
-/// The CURIE prefix of STRING proteins (CONTRACT §4).
+/// The CURIE prefix of STRING proteins, in this exact case (docs/design.md, "Identifiers").
 pub(crate) const CURIE_PREFIX: &str = "STRING:";
 
 /// The example every hint points to: human TP53.

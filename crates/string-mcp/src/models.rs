@@ -1,12 +1,12 @@
 //! Serde types mirroring STRING's JSON answers, tolerant of what varies between STRING
-//! versions and methods (upstream notes: `shared/upstream/API-string-ensembl.md` A.3 and C):
+//! versions and methods (docs/sources/string.md, "Quirks handled"):
 //! `ncbiTaxonId` is a number in some answers and a string in others, channel scores of 0
 //! come as integer `0` or are missing, and `queryIndex` may be a string. Every field is
 //! optional here; the tools decide what a usable row needs.
 //!
 //! A list whose first row carries an `error` key, or a JSON body that is not a list, is
-//! STRING reporting a problem with status 200 (notes A.3 "Errors"): decoding [`Rows`]
-//! fails for it, so core reports `UPSTREAM_ERROR` and does not cache the body.
+//! STRING reporting a problem with status 200 (a client's report; docs/sources/string.md):
+//! decoding [`Rows`] fails for it, so core reports `UPSTREAM_ERROR` and does not cache it.
 
 use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny};

@@ -3,7 +3,7 @@
 //!
 //! Upstream calls for a full record: the molecule; then, at the same time, the parent's
 //! mechanisms followed by their targets (one request each), and UniChem. A slim record is
-//! the molecule request alone. An unknown ID (ChEMBL: 404 with an empty body, A.6) costs
+//! the molecule request alone. An unknown ID (ChEMBL: 404 with an empty body) costs
 //! one more request: ChEMBL's ID lookup, which says when the ID names another kind of
 //! entity (a target, an assay…). No close matches are suggested: a text search for an
 //! unknown ID finds only compounds whose IDs share digits with it, which would send an
@@ -79,7 +79,7 @@ pub(crate) async fn not_found(server: &ChemblServer, id: &ChemblId, raw: &str) -
     )
 }
 
-/// A ChEMBL `entity_type` (A.4) in plain words.
+/// A ChEMBL `entity_type` (`COMPOUND`, `TARGET`, `CELL`…) in plain words.
 fn entity_kind(entity_type: &str) -> String {
     match entity_type.to_ascii_uppercase().as_str() {
         "CELL" => "cell line".to_owned(),

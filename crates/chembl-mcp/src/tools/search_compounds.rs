@@ -1,10 +1,10 @@
 //! `chembl_search_compounds`: ChEMBL's full-text molecule search, ranked by ChEMBL,
 //! scores normalised to 0–1, paged with opaque cursors.
 //!
-//! ChEMBL refuses search terms shorter than 3 characters with a 400 (A.4), so a
+//! ChEMBL refuses search terms shorter than 3 characters with a 400, so a
 //! 2-character query is answered instead by exact, case-insensitive matches on the
 //! preferred name and on synonyms (e.g. a code such as `5-FU` would be searched, `NO`
-//! looked up exactly). ChEMBL ignores filters it does not recognise (A.2), so those
+//! looked up exactly). ChEMBL ignores filters it does not recognise, so those
 //! answers are checked: only molecules really named so are kept.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
@@ -19,9 +19,9 @@ use crate::ids::ChemblId;
 use crate::models::{Molecule, MoleculePage};
 use crate::server::ChemblServer;
 
-/// ChEMBL's search needs at least this many characters (A.4).
+/// ChEMBL's search needs at least this many characters (`Search query too short`).
 const UPSTREAM_MIN_CHARS: usize = 3;
-/// ChEMBL considers at most this many search hits (A.3).
+/// ChEMBL considers at most this many search hits (`max_results`; docs/sources/chembl.md).
 const UPSTREAM_MAX_HITS: u64 = 10_000;
 /// Exact matches fetched for a 2-character query (there are only ever a few).
 const EXACT_LIMIT: u32 = 100;
@@ -135,7 +135,7 @@ fn is_named(m: &Molecule, query: &str) -> bool {
 
 /// Merge exact name matches and exact synonym matches, names first, without duplicates,
 /// keeping only molecules really named `query` (a filter ChEMBL stopped recognising would
-/// otherwise hand back the unfiltered collection, A.2).
+/// otherwise hand back the unfiltered collection).
 fn merge_exact(query: &str, by_name: MoleculePage, by_synonym: MoleculePage) -> Vec<Molecule> {
     let mut merged: Vec<Molecule> = Vec::new();
     for m in by_name.molecules.into_iter().chain(by_synonym.molecules) {

@@ -187,7 +187,7 @@ async fn slim_keeps_only_id_name_and_formula() {
 #[tokio::test]
 async fn a_two_character_query_is_answered_by_exact_lookups_never_the_search() {
     let up = Upstreams::start().await;
-    // ChEMBL's search refuses it (A.4); the server must not ask.
+    // ChEMBL's search refuses it (400 `Search query too short`); the server must not ask.
     chembl_get(
         "/molecule/search.json",
         &[("q", "He"), ("limit", "50"), ("offset", "0")],
@@ -337,7 +337,7 @@ async fn a_curie_is_searched_in_chembls_own_spelling() {
 #[tokio::test]
 async fn a_two_character_query_keeps_only_molecules_that_bear_the_name() {
     let up = Upstreams::start().await;
-    // A filter ChEMBL no longer recognised: both lookups come back unfiltered (A.2).
+    // A filter ChEMBL no longer recognised is ignored: both lookups come back unfiltered.
     for filter in [
         "pref_name__iexact",
         "molecule_synonyms__molecule_synonym__iexact",

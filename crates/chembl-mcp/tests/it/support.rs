@@ -115,7 +115,7 @@ pub(crate) async fn mount_molecule(up: &Upstreams, upstream_id: &str, fixture: &
         .await;
 }
 
-/// The ChEMBL 404 for an unknown ID: empty body (A.6).
+/// The ChEMBL 404 for an unknown ID: empty body (docs/sources/chembl.md, "Unknown IDs").
 pub(crate) async fn mount_unknown_molecule(up: &Upstreams, upstream_id: &str) {
     chembl_get(&format!("/molecule/{upstream_id}.json"), &[])
         .respond_with(ResponseTemplate::new(404))

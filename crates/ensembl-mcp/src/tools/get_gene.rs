@@ -128,7 +128,8 @@ mod tests {
 
     #[test]
     fn the_recorded_kras_gene_maps_to_every_field() {
-        // lookup_id__ENSG00000133703__2022.json, as recorded.
+        // The recorded KRAS gene (2022, `tests/fixtures/lookup_id__ENSG00000133703.json`),
+        // but with `id` spelt as a caller might: the tools do not read it.
         let gene: LookupObject = serde_json::from_value(json!({
             "assembly_name": "GRCh38", "biotype": "protein_coding",
             "canonical_transcript": "ENST00000311936.8", "db_type": "core",
@@ -159,7 +160,8 @@ mod tests {
 
     #[test]
     fn fields_missing_upstream_are_omitted_not_null() {
-        // lookup_id__ENSG00000237989__lncRNA.json predates canonical_transcript; its
+        // LINC01679 as recorded before release 105, so without canonical_transcript
+        // (https://gist.github.com/hisplan/1792b65a61ce24890964b01f3499e920); its
         // description is left out here to show an absent name.
         let gene: LookupObject = serde_json::from_value(json!({
             "strand": -1, "version": 1, "seq_region_name": "21", "object_type": "Gene",

@@ -131,7 +131,8 @@ mod tests {
 
     #[test]
     fn the_recorded_non_canonical_transcript_maps_to_every_field() {
-        // lookup_id__ENST00000496384__2018.json (BRAF-204), as recorded.
+        // The recorded BRAF-204 look-up, 2018:
+        // `tests/fixtures/lookup_id__ENST00000496384.json`.
         let t: LookupObject = serde_json::from_value(json!({
             "assembly_name": "GRCh38", "is_canonical": 0, "end": 140924810, "source": "havana",
             "start": 140719327, "object_type": "Transcript", "db_type": "core", "version": 7,

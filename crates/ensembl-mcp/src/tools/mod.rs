@@ -7,7 +7,7 @@ pub(crate) mod search_genes;
 use lifesciences_core::ApiError;
 
 /// A gene's name from its Ensembl description: `tumor protein p53 [Source:HGNC
-/// Symbol;Acc:HGNC:11998]` → `tumor protein p53` (B.2). Empty descriptions are absent.
+/// Symbol;Acc:HGNC:11998]` → `tumor protein p53`. Empty descriptions are absent.
 pub(crate) fn gene_name(description: Option<&str>) -> Option<String> {
     let text = description?;
     let name = match text.rfind(" [Source:") {

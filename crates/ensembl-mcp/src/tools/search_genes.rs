@@ -1,9 +1,9 @@
 //! `ensembl_search_genes`: genes by symbol, synonym or free text, ranked, a page at a time.
 //!
-//! Ensembl REST has no free-text search (B.7), so two upstreams are combined:
+//! Ensembl REST has no free-text search, so two upstreams are combined:
 //!
 //! 1. **Exact matches** from Ensembl REST `xrefs/symbol/{species}/{query}` (gene symbols
-//!    and synonyms, B.3), ranked first: score 1.0 when the gene's symbol is the query,
+//!    and synonyms), ranked first: score 1.0 when the gene's symbol is the query,
 //!    0.9 when a synonym is. Only for queries without spaces (symbols have none) that can
 //!    be a path segment (not `..`). Without a species they are looked up in human.
 //! 2. **Free text** from EBI Search's `ensembl_gene` domain (all species, or one), in EBI
@@ -32,7 +32,7 @@ use crate::server::EnsemblServer;
 use crate::species::{self, DEFAULT_SYMBOL_SPECIES, Species};
 use crate::tools::gene_name;
 
-/// Default and largest page sizes (CONTRACT §7).
+/// Default and largest page sizes, as for every search tool (docs/tools.md).
 const DEFAULT_PAGE_SIZE: u32 = 50;
 const MAX_PAGE_SIZE: u32 = 100;
 

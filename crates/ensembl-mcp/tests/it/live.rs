@@ -1,7 +1,7 @@
 //! Opt-in checks against the real Ensembl REST and EBI Search (`cargo xtask live`):
 //! ignored by default, and they return at once unless `LIFESCIENCES_LIVE=1`. They check
 //! what the fixtures could not prove: field names and behaviour of today's upstreams
-//! (API-string-ensembl.md part D lists what was not verified offline).
+//! (docs/sources/ensembl.md lists what is not verified against the live API).
 
 use ensembl_mcp::EnsemblServer;
 use lifesciences_core::testing::McpTestClient;

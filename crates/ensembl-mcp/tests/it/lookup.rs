@@ -1,5 +1,4 @@
-//! `ensembl_get_gene` and `ensembl_get_transcript` through a real MCP client
-//! (scenarios 4–7 of issue #4).
+//! `ensembl_get_gene` and `ensembl_get_transcript` through a real MCP client.
 
 use lifesciences_core::ErrorCode;
 use serde_json::json;
@@ -8,8 +7,8 @@ use wiremock::{Mock, ResponseTemplate};
 
 use crate::support::{Upstream, fixtures};
 
-/// Scenario 4: every field of CONTRACT §7, with cross-references to HGNC, NCBI Gene,
-/// UniProt (the Swiss-Prot entry, from the translation level) and RefSeq.
+/// Every field of the gene result, with cross-references to HGNC, NCBI Gene,
+/// UniProt (the Swiss-Prot entry, from the translation level), RefSeq and OMIM.
 #[tokio::test]
 async fn tp53_has_every_field_and_its_cross_references() {
     let upstream = Upstream::start().await;
@@ -55,8 +54,8 @@ async fn tp53_has_every_field_and_its_cross_references() {
     client.close().await;
 }
 
-/// Scenario 4: a versioned and a lower-case ID give the canonical ID, whatever Ensembl
-/// echoes (it echoes the caller's spelling, trap C.6).
+/// A versioned and a lower-case ID give the canonical ID, whatever Ensembl echoes in
+/// `id` (it is reported to echo the caller's spelling).
 #[tokio::test]
 async fn versioned_and_lower_case_ids_come_back_canonical() {
     let upstream = Upstream::start().await;
@@ -91,7 +90,7 @@ async fn versioned_and_lower_case_ids_come_back_canonical() {
     client.close().await;
 }
 
-/// Scenario 4: a mouse gene.
+/// A mouse gene.
 #[tokio::test]
 async fn a_mouse_gene_works() {
     let upstream = Upstream::start().await;
@@ -136,7 +135,7 @@ async fn recorded_kras_gene_and_xrefs() {
     client.close().await;
 }
 
-/// Scenario 5: a symbol is not an ID; the hint names the search tool. No request.
+/// A symbol is not an ID; the hint names the search tool. No request.
 #[tokio::test]
 async fn a_symbol_is_unresolved_and_points_to_the_search() {
     let upstream = Upstream::start().await;
@@ -167,7 +166,7 @@ async fn a_symbol_is_unresolved_and_points_to_the_search() {
     client.close().await;
 }
 
-/// Scenario 6: a well-formed ID Ensembl does not know (HTTP 400 "ID '…' not found") is
+/// A well-formed ID Ensembl does not know (HTTP 400 "ID '…' not found") is
 /// ENTITY_NOT_FOUND, not an upstream failure.
 #[tokio::test]
 async fn an_unknown_id_is_entity_not_found() {
@@ -195,7 +194,7 @@ async fn an_unknown_id_is_entity_not_found() {
     client.close().await;
 }
 
-/// Scenario 7: a transcript with its parent gene, canonical flag and cross-references.
+/// A transcript with its parent gene, canonical flag and cross-references.
 #[tokio::test]
 async fn a_transcript_with_parent_gene_and_canonical_flag() {
     let upstream = Upstream::start().await;
@@ -243,7 +242,7 @@ async fn a_transcript_with_parent_gene_and_canonical_flag() {
     client.close().await;
 }
 
-/// Scenario 7: a gene ID given to the transcript tool names the gene tool, and the
+/// A gene ID given to the transcript tool names the gene tool, and the
 /// reverse; neither sends a request.
 #[tokio::test]
 async fn gene_and_transcript_ids_point_to_each_others_tool() {

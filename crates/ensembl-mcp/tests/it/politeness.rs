@@ -1,6 +1,6 @@
-//! Politeness and upstream trouble, at the level of the server (scenarios 8–10 of issue
-//! #4): Retry-After on plain-text 429s, persistent 503s, unknown species, coalescing of
-//! identical concurrent calls, and JSON asked for on every request.
+//! Politeness and upstream trouble, at the level of the server: Retry-After on
+//! plain-text 429s, persistent 503s, unknown species, coalescing of identical concurrent
+//! calls, and JSON asked for on every request.
 
 use std::time::Duration;
 
@@ -13,7 +13,8 @@ use wiremock::{Mock, ResponseTemplate};
 
 use crate::support::{Upstream, fixture};
 
-/// Ensembl's 429: plain text with a fractional Retry-After (B.5, B.6).
+/// Ensembl's 429: plain text with a fractional Retry-After
+/// (<https://github.com/Ensembl/ensembl-rest/wiki/Rate-Limits>).
 fn rate_limited() -> ResponseTemplate {
     ResponseTemplate::new(429)
         .insert_header("Content-Type", "text/plain")
@@ -23,7 +24,7 @@ fn rate_limited() -> ResponseTemplate {
         )
 }
 
-/// Scenario 8: 429 twice then 200 → success after exactly 3 requests, each retry
+/// 429 twice then 200 → success after exactly 3 requests, each retry
 /// waiting the 0.4 s Ensembl asked for.
 #[tokio::test]
 async fn plain_text_429_twice_then_success_honours_retry_after() {
@@ -56,7 +57,7 @@ async fn plain_text_429_twice_then_success_honours_retry_after() {
     client.close().await;
 }
 
-/// Scenario 8: a persistent 503 is UPSTREAM_ERROR naming Ensembl, after the allowed
+/// A persistent 503 is UPSTREAM_ERROR naming Ensembl, after the allowed
 /// retries (4 requests).
 #[tokio::test]
 async fn persistent_503_is_upstream_error() {
@@ -106,7 +107,7 @@ async fn ebi_search_trouble_names_ebi_search() {
     client.close().await;
 }
 
-/// Scenario 8: an unknown species is INVALID_INPUT whose hint lists valid species from
+/// An unknown species is INVALID_INPUT whose hint lists valid species from
 /// Ensembl's own list; nothing is searched.
 #[tokio::test]
 async fn an_unknown_species_is_invalid_input_listing_species() {
@@ -144,7 +145,7 @@ async fn an_unknown_species_is_invalid_input_listing_species() {
     client.close().await;
 }
 
-/// Scenario 9: 8 identical concurrent look-ups make 1 upstream request each for the
+/// 8 identical concurrent look-ups make 1 upstream request each for the
 /// gene and its xrefs. The caches are off, so only coalescing can explain it.
 #[tokio::test]
 async fn eight_identical_concurrent_lookups_make_one_request() {
@@ -179,7 +180,7 @@ async fn eight_identical_concurrent_lookups_make_one_request() {
     client.close().await;
 }
 
-/// Scenario 10: every request asks for JSON (Ensembl answers HTML otherwise), POST bodies
+/// Every request asks for JSON (Ensembl answers HTML otherwise), POST bodies
 /// are declared JSON, and EBI Search is asked for JSON too.
 #[tokio::test]
 async fn every_request_asks_for_json() {

@@ -1,5 +1,5 @@
 //! `ensembl_search_genes` through a real MCP client: ranking, species, paging, cursors,
-//! and the requests it sends (scenarios 1–3 of issue #4).
+//! and the requests it sends.
 
 use std::collections::HashSet;
 
@@ -35,7 +35,7 @@ fn assert_ranked(page: &Value) {
     assert!(s.iter().all(|v| (0.0..=1.0).contains(v)), "0–1: {s:?}");
 }
 
-/// Scenario 1: "BRCA1" → ENSG candidates, the exact symbol first, though EBI Search
+/// "BRCA1" → ENSG candidates, the exact symbol first, though EBI Search
 /// ranks it third.
 #[tokio::test]
 async fn brca1_lists_the_exact_symbol_first() {
@@ -99,7 +99,7 @@ async fn brca1_lists_the_exact_symbol_first() {
     client.close().await;
 }
 
-/// Scenario 2: free text gives several ranked candidates across species; `species`
+/// Free text gives several ranked candidates across species; `species`
 /// filters them (however it is spelled) and is resolved from a cached species list.
 #[tokio::test]
 async fn free_text_ranks_several_candidates_and_species_filters() {
@@ -172,7 +172,7 @@ async fn free_text_ranks_several_candidates_and_species_filters() {
     client.close().await;
 }
 
-/// Scenario 3: page_size=2 and the cursor walk the whole list without overlap; a
+/// page_size=2 and the cursor walk the whole list without overlap; a
 /// garbled cursor or one from another query is INVALID_INPUT, before any request.
 #[tokio::test]
 async fn pages_follow_the_cursor_without_overlap() {
@@ -391,8 +391,8 @@ async fn ebi_queries(upstream: &Upstream) -> Vec<String> {
         .collect()
 }
 
-/// EBI Search refusing the `species:"…"` clause (its syntax is unverified, API notes
-/// B.7/D) does not sink the search: the words are searched again without it, the hits
+/// EBI Search refusing the `species:"…"` clause (not verified against the live API)
+/// does not sink the search: the words are searched again without it, the hits
 /// of other species are dropped locally, the total is unknown, and later pages go
 /// straight to the search without the clause.
 #[tokio::test(flavor = "current_thread")]

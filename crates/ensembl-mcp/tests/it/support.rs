@@ -15,7 +15,7 @@ pub(crate) fn fixtures() -> Fixtures {
     Fixtures::here()
 }
 
-/// Ensembl's answer to an unknown stable ID (B.2): HTTP 400 naming the ID.
+/// Ensembl's answer to an unknown stable ID: HTTP 400 naming the ID.
 pub(crate) fn unknown_id(id: &str) -> ResponseTemplate {
     ResponseTemplate::new(400).set_body_json(json!({"error": format!("ID '{id}' not found")}))
 }
@@ -32,7 +32,7 @@ impl Respond for UnknownId {
 }
 
 /// `POST lookup/id`: the requested IDs from `lookup_id_batch.json`, `null` for the
-/// others, keyed by the IDs as sent (B.2).
+/// others, keyed by the IDs as sent.
 struct BatchLookup(Map<String, Value>);
 
 impl Respond for BatchLookup {
@@ -182,7 +182,7 @@ impl Upstream {
             "ENST00000311936",
             "ENST00000496384",
         ] {
-            // all_levels=1 is required: without it a gene's xrefs lack Swiss-Prot (B.3).
+            // all_levels=1 is required: without it a gene's xrefs lack Swiss-Prot.
             Mock::given(method("GET"))
                 .and(path(format!("/ensembl/xrefs/id/{id}")))
                 .and(query_param("all_levels", "1"))
@@ -206,7 +206,7 @@ impl Upstream {
                 .mount(m)
                 .await;
         }
-        // No match is an empty list (B.3).
+        // No match is an empty list.
         Mock::given(method("GET"))
             .and(path_regex(r"^/ensembl/xrefs/symbol/[^/]+/[^/]+$"))
             .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))

@@ -1,4 +1,4 @@
-//! `igvf_find_associations`: the TP53 regulatory scenario, both sides of edges, the
+//! `igvf_find_associations`: TP53's regulatory associations, both sides of edges, the
 //! data quirks, filters, the `all` fan-out, partial failure, anticipated 400s.
 
 use std::time::Duration;
@@ -27,7 +27,7 @@ async fn tp53(upstream: &wiremock::MockServer) {
 }
 
 #[tokio::test]
-async fn scenario_tp53_regulatory_resolves_the_symbol_then_queries_both_data_sets() {
+async fn tp53_regulatory_resolves_the_symbol_then_queries_both_data_sets() {
     let (upstream, client) = setup().await;
     tp53(&upstream).await;
     route(
@@ -664,8 +664,8 @@ async fn a_gene_s_interaction_partner_is_the_side_that_is_not_one_of_its_protein
             json!({"entity_id": "TP53", "relationship": "physical"}),
         )
         .await;
-    // The review's reproduction: TP53 is protein_2, so the partner is protein_1; the
-    // edge between two other proteins is left out.
+    // TP53 is protein_2, so the partner is protein_1; the edge between two other
+    // proteins is left out.
     let associations = out["associations"].as_array().unwrap();
     assert_eq!(associations.len(), 1, "{out:#}");
     assert_eq!(

@@ -1,4 +1,4 @@
-//! `igvf_get_entity`: the BRCA1 scenario, every identifier form of the detection table,
+//! `igvf_get_entity`: BRCA1 by symbol, every identifier form of the detection table,
 //! the `gene_name` trap, misses and malformed input.
 
 use lifesciences_core::ErrorCode;
@@ -9,7 +9,7 @@ use wiremock::matchers::{method, path};
 use crate::{assert_requests_follow_the_spec, empty, fixture, fixtures, requests, route, setup};
 
 #[tokio::test]
-async fn scenario_brca1_symbol_resolves_to_the_exact_gene() {
+async fn the_symbol_brca1_resolves_to_the_exact_gene() {
     let (upstream, client) = setup().await;
     route(
         &upstream,

@@ -68,7 +68,7 @@ pub async fn route(
 }
 
 /// Mount `GET /<path>` answering `[]` (the upstream's miss) for each of `paths` when
-/// every `(name, value)` is in the query: the data sets a scenario expects to be asked,
+/// every `(name, value)` is in the query: the data sets a test expects to be asked,
 /// all with the same parameter, and to have nothing.
 pub async fn no_rows(upstream: &MockServer, paths: &[&str], query: &[(&str, &str)]) {
     for at in paths {

@@ -1,4 +1,4 @@
-//! `igvf_search_region`: the chr17:41M-42M scenario, parallel queries, the variants
+//! `igvf_search_region`: a 1 Mb region (chr17:41M-42M), parallel queries, the variants
 //! region cap, truncation notes, the outside-the-region guard, malformed regions.
 
 use std::time::Duration;
@@ -14,7 +14,7 @@ use crate::{
 };
 
 #[tokio::test]
-async fn scenario_chr17_41m_42m_lists_genes_and_elements_and_says_why_not_variants() {
+async fn a_megabase_region_lists_genes_and_elements_and_says_why_not_variants() {
     let (upstream, client) = setup().await;
     let region = "chr17:41000000-42000000";
     route(

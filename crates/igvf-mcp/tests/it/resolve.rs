@@ -1,5 +1,5 @@
-//! `igvf_resolve_id`: the rs80357906 → SPDI scenario and the alias sets of genes and
-//! proteins, from one lookup each.
+//! `igvf_resolve_id`: rs80357906 to its SPDI and the alias sets of genes and proteins,
+//! from one lookup each.
 
 use lifesciences_core::ErrorCode;
 use serde_json::json;
@@ -7,7 +7,7 @@ use serde_json::json;
 use crate::{fixture, requests, route, setup};
 
 #[tokio::test]
-async fn scenario_rs80357906_to_spdi() {
+async fn rs80357906_resolves_to_its_spdi() {
     let (upstream, client) = setup().await;
     route(
         &upstream,

@@ -122,7 +122,7 @@ async fn initialize_announces_tools_resources_and_the_fuzzy_to_fact_path() {
 
 #[test]
 fn the_tool_list_fits_an_agent_s_context_budget() {
-    // Measured as sent on the wire (compact JSON): 46 KB before the review, with
+    // Measured as sent on the wire (compact JSON): once 46 KB, with
     // igvf_get_entity's output schema alone at 13.6 KB.
     let tools = serde_json::to_value(tools::<IgvfServer>()).unwrap();
     let total = serde_json::to_string(&tools).unwrap().len();

@@ -15,8 +15,8 @@ use crate::server::StringServer;
 pub(crate) const MAX_IDENTIFIERS: usize = 500;
 /// Most bytes of query string (identifiers, species, options, `caller_identity`) an image
 /// link may carry. Browsers, proxies and web servers refuse long request lines (8 KiB is a
-/// common cap), and STRING recommends POST for long lists (notes A.1), which a link cannot
-/// be: 500 STRING IDs would make an 11.6 KB link.
+/// common cap), and maintained STRING clients POST long lists, which a link cannot do:
+/// 500 STRING IDs would make an 11.6 KB link.
 pub(crate) const MAX_QUERY_BYTES: usize = 6 * 1024;
 /// Most extra partners an image may add around the query proteins.
 pub(crate) const MAX_ADD_NODES: u32 = 100;

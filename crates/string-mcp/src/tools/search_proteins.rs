@@ -137,7 +137,7 @@ fn is_about_species(body: &str) -> bool {
         .any(|word| lower.contains(word))
 }
 
-/// STRING refuses a species it does not know with 400 (notes A.3 "Errors"): that is
+/// STRING refuses a species it does not know with 400 (docs/sources/string.md): that is
 /// `INVALID_INPUT` on `species`, echoing what the caller sent. A 400 whose body does not
 /// mention the species (or has none) passes through as STRING's own refusal, blaming no
 /// argument.

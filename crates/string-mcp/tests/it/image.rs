@@ -1,5 +1,5 @@
-//! `string_get_network_image_url` (scenario 10): a URL STRING renders, built without any
-//! request, following the configured base URL and carrying `caller_identity`.
+//! `string_get_network_image_url`: a URL STRING renders, built without any request,
+//! following the configured base URL and carrying `caller_identity`.
 
 use lifesciences_core::ErrorCode;
 use lifesciences_core::testing::McpTestClient;
@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::support::{TP53, request_count, server_with, setup};
 
-/// Scenario 10: svg, png and highres_png give STRING's format segments (`svg`, `image`,
+/// `svg`, `png` and `highres_png` give STRING's format segments (`svg`, `image`,
 /// `highres_image`), identifiers joined with `%0D`, and the parameters asked for.
 #[tokio::test]
 async fn image_urls_carry_the_format_segment_and_the_parameters() {
@@ -98,7 +98,7 @@ async fn defaults_follow_the_identifiers_and_the_configured_caller() {
     client.close().await;
 }
 
-/// Scenario 10: the format and the identifier list (1–500) are validated.
+/// The format and the identifier list (1–500) are validated.
 #[tokio::test]
 async fn formats_identifier_lists_and_ranges_are_validated() {
     let (upstream, client) = setup().await;

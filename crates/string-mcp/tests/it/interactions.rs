@@ -1,5 +1,4 @@
-//! `string_get_interactions` as an agent sees it (scenarios 4–7 and 11), and the requests
-//! it sends.
+//! `string_get_interactions` as an agent sees it, and the requests it sends.
 
 use lifesciences_core::ErrorCode;
 use serde_json::{Value, json};
@@ -35,7 +34,7 @@ fn partner<'a>(network: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{name} is not a partner in {network:#}"))
 }
 
-/// Scenario 4: TP53's partners include MDM2, ATM and BRCA1 with their evidence, in one
+/// TP53's partners include MDM2, ATM and BRCA1 with their evidence, in one
 /// upstream request (no resolution call when partners prove the protein exists).
 #[tokio::test]
 async fn tp53_partners_include_mdm2_atm_and_brca1_with_evidence() {
@@ -106,7 +105,7 @@ async fn tp53_partners_include_mdm2_atm_and_brca1_with_evidence() {
     client.close().await;
 }
 
-/// Scenario 5: required_score=700 keeps only partners with combined ≥ 0.7 (even when
+/// `required_score=700` keeps only partners with combined ≥ 0.7 (even when
 /// the upstream sends weaker ones), and STRING is asked for 700.
 #[tokio::test]
 async fn required_score_700_keeps_only_combined_scores_of_at_least_0_7() {
@@ -133,7 +132,7 @@ async fn required_score_700_keeps_only_combined_scores_of_at_least_0_7() {
     client.close().await;
 }
 
-/// Scenario 5: limit=10 returns the top 10 by combined score (STRING is asked for 11, to
+/// `limit=10` returns the top 10 by combined score (STRING is asked for 11, to
 /// know that more exist: `truncated`).
 #[tokio::test]
 async fn limit_10_returns_the_top_10_by_combined_score() {
@@ -164,7 +163,7 @@ async fn limit_10_returns_the_top_10_by_combined_score() {
     client.close().await;
 }
 
-/// Scenario 6: STRING's bare form is UNRESOLVED_ENTITY with the corrected CURIE; a gene
+/// STRING's bare form is UNRESOLVED_ENTITY with the corrected CURIE; a gene
 /// name points to the search tool. Neither reaches STRING.
 #[tokio::test]
 async fn a_bare_string_id_is_unresolved_with_the_fixed_curie() {
@@ -192,7 +191,7 @@ async fn a_bare_string_id_is_unresolved_with_the_fixed_curie() {
     client.close().await;
 }
 
-/// Scenario 7: an unknown protein is ENTITY_NOT_FOUND, whether STRING answers the partner
+/// An unknown protein is ENTITY_NOT_FOUND, whether STRING answers the partner
 /// query with an empty list or with 404.
 #[tokio::test]
 async fn an_unknown_protein_is_entity_not_found() {
@@ -241,7 +240,7 @@ async fn an_unknown_protein_is_entity_not_found() {
     client.close().await;
 }
 
-/// Scenario 7: a protein STRING knows, without partners above the threshold, is an empty
+/// A protein STRING knows, without partners above the threshold, is an empty
 /// network named by its preferred name, not an error.
 #[tokio::test]
 async fn a_known_protein_without_partners_is_an_empty_network() {
@@ -305,7 +304,7 @@ async fn an_id_string_maps_elsewhere_is_not_found_with_a_suggestion() {
     client.close().await;
 }
 
-/// Scenario 11: a row missing channel keys and rows with a string `ncbiTaxonId` (or a
+/// A row missing channel keys and rows with a string `ncbiTaxonId` (or a
 /// string score) are parsed: every channel present, missing ones 0, taxon a number.
 #[tokio::test]
 async fn rows_missing_channels_or_with_string_taxa_are_parsed() {

@@ -1,7 +1,8 @@
 //! Opt-in checks against the real STRING (`cargo xtask live`; never in CI). Each returns
 //! early unless LIFESCIENCES_LIVE=1, and is `#[ignore]`d so `cargo test` skips it.
-//! They check what the mocks assume (notes `API-string-ensembl.md` D): field names and
-//! types, partial-name matching, empty and unknown answers.
+//! They check what the mocks assume but no recording shows (docs/sources/string.md, "Not
+//! verified against the live API"): field names and types, partial-name matching, empty
+//! and unknown answers.
 
 use lifesciences_core::testing::McpTestClient;
 use lifesciences_core::{ErrorCode, McpServer};

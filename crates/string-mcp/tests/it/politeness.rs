@@ -1,6 +1,6 @@
-//! Politeness toward STRING (CONTRACT §6; scenarios 8 and 9): retries on 429 and 5xx,
-//! bounded; 1 request per second with the real configuration; `caller_identity` on every
-//! request.
+//! Politeness toward STRING (docs/design.md, "Politeness toward the upstreams"): retries
+//! on 429 and 5xx, bounded; 1 request per second with the real configuration;
+//! `caller_identity` on every request.
 
 use std::time::Duration;
 
@@ -15,7 +15,7 @@ use wiremock::matchers::query_param;
 
 use crate::support::{TP53, fixture, get, requests_to, server_with, setup};
 
-/// Scenario 8: STRING answers 429 (no Retry-After), then 200: the call succeeds after one
+/// STRING answers 429 (no Retry-After), then 200: the call succeeds after one
 /// retry.
 #[tokio::test]
 async fn a_429_then_200_succeeds() {
@@ -37,7 +37,7 @@ async fn a_429_then_200_succeeds() {
     client.close().await;
 }
 
-/// Scenario 8: a STRING that keeps answering 503 is UPSTREAM_ERROR after the bounded
+/// A STRING that keeps answering 503 is UPSTREAM_ERROR after the bounded
 /// retries (1 request + 3 retries), in words an agent can act on.
 #[tokio::test]
 async fn a_persistent_5xx_is_upstream_error_after_bounded_retries() {
@@ -64,7 +64,7 @@ async fn a_persistent_5xx_is_upstream_error_after_bounded_retries() {
     client.close().await;
 }
 
-/// Scenario 9: four concurrent searches with the server's real politeness (1 request/s,
+/// Four concurrent searches with the server's real politeness (1 request/s,
 /// one in flight) reach STRING at least ~1 s apart. Real time: governor keeps its own clock.
 ///
 /// One request to another method goes first: the very first request builds the pooled

@@ -1,4 +1,4 @@
-//! `string_search_proteins` as an agent sees it (scenarios 1–3), and the request it sends.
+//! `string_search_proteins` as an agent sees it, and the request it sends.
 
 use lifesciences_core::ErrorCode;
 use serde_json::json;
@@ -7,7 +7,7 @@ use wiremock::matchers::{header, query_param};
 
 use crate::support::{TP53, fixture, get, query_of, request_count, requests_to, setup};
 
-/// Scenario 1: "TP53" → first candidate STRING:9606.ENSP00000269305, species 9606, scored.
+/// "TP53" → first candidate STRING:9606.ENSP00000269305, species 9606, scored.
 #[tokio::test]
 async fn searching_tp53_ranks_the_human_p53_curie_first() {
     let (upstream, client) = setup().await;
@@ -54,7 +54,7 @@ async fn searching_tp53_ranks_the_human_p53_curie_first() {
     client.close().await;
 }
 
-/// Scenario 2: a partial name of ≥ 2 characters matches; candidates page with a cursor
+/// A partial name of ≥ 2 characters matches; candidates page with a cursor
 /// tied to the query.
 #[tokio::test]
 async fn a_partial_name_matches_and_pages_with_a_cursor() {
@@ -113,7 +113,7 @@ async fn a_partial_name_matches_and_pages_with_a_cursor() {
     client.close().await;
 }
 
-/// Scenario 2: a 1-character query is AMBIGUOUS_QUERY with the minimum in the hint, and
+/// A 1-character query is AMBIGUOUS_QUERY with the minimum in the hint, and
 /// STRING is not asked.
 #[tokio::test]
 async fn a_one_character_query_is_ambiguous_and_never_reaches_string() {
@@ -135,7 +135,7 @@ async fn a_one_character_query_is_ambiguous_and_never_reaches_string() {
     client.close().await;
 }
 
-/// Scenario 3: species=9606 restricts the search to Homo sapiens: the request carries it
+/// `species=9606` restricts the search to Homo sapiens: the request carries it
 /// (as number, string, or by default), and other taxa are passed as given.
 #[tokio::test]
 async fn species_is_sent_to_string_and_defaults_to_human() {
@@ -188,7 +188,7 @@ async fn species_is_sent_to_string_and_defaults_to_human() {
     client.close().await;
 }
 
-/// Scenario 3: a species that is not a taxon or genome ID is INVALID_INPUT before any
+/// A species that is not a taxon or genome ID is INVALID_INPUT before any
 /// request; one STRING refuses (400) is INVALID_INPUT too.
 #[tokio::test]
 async fn malformed_and_unknown_species_are_invalid_input() {
