@@ -3,7 +3,7 @@
 use lifesciences_core::rmcp::model::Tool;
 use lifesciences_core::{ConfigError, Env, McpServer, SourceConfig};
 
-use crate::demo::Script;
+use crate::demo::script::Script;
 
 /// What xtask needs to know about one server.
 pub(crate) struct ServerEntry {

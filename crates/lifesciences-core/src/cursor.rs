@@ -10,6 +10,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
+use crate::envelope::PaginationEnvelope;
 use crate::error::ApiError;
 
 #[derive(Serialize, Deserialize)]
@@ -63,9 +64,35 @@ pub fn decode<P: DeserializeOwned>(cursor: &str, scope: &str) -> Result<P, ApiEr
     Ok(wire.p)
 }
 
+impl<T> PaginationEnvelope<T> {
+    /// A page of an offset-paged query: the cursor for the next page is minted from
+    /// `scope` (see [`encode`]) when `has_more` is true.
+    pub fn from_offset(
+        items: Vec<T>,
+        scope: &str,
+        offset: u64,
+        page_size: u32,
+        total_count: Option<u64>,
+        has_more: bool,
+    ) -> Self {
+        let next = offset.saturating_add(items.len() as u64);
+        let cursor = has_more.then(|| encode(scope, &next));
+        Self::new(items, cursor, total_count, page_size)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn offset_page_mints_a_cursor_only_when_more_remain() {
+        let page = PaginationEnvelope::from_offset(vec!["a", "b"], "q", 10, 2, Some(20), true);
+        let cursor = page.pagination.cursor.clone().expect("more pages remain");
+        assert_eq!(decode::<u64>(&cursor, "q").ok(), Some(12));
+        let last = PaginationEnvelope::from_offset(vec!["c"], "q", 18, 2, Some(19), false);
+        assert_eq!(last.pagination.cursor, None);
+    }
     use crate::envelope::ErrorCode;
 
     #[test]

@@ -330,14 +330,18 @@ impl HttpClient {
         }
     }
 
+    /// The pooled client, built on first use; why it could not be built otherwise.
+    fn reqwest(&self) -> Result<&reqwest::Client, &str> {
+        self.inner
+            .client
+            .get_or_init(|| build_reqwest(&self.inner.config))
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
     async fn probe_once(&self, url: &Url) -> Result<u16, String> {
         let config = &self.inner.config;
-        let client = self
-            .inner
-            .client
-            .get_or_init(|| build_reqwest(config))
-            .as_ref()
-            .map_err(Clone::clone)?;
+        let client = self.reqwest().map_err(ToOwned::to_owned)?;
         let _slot = self
             .inner
             .permits
@@ -366,14 +370,9 @@ impl HttpClient {
         let config = &self.inner.config;
         // Build the client (first use only) before taking a rate permit: a permit must be
         // spent on sending, or the next request could go out less than a period later.
-        let client = self
-            .inner
-            .client
-            .get_or_init(|| build_reqwest(config))
-            .as_ref()
-            .map_err(|detail| UpstreamFailure::Connect {
-                detail: detail.clone(),
-            })?;
+        let client = self.reqwest().map_err(|detail| UpstreamFailure::Connect {
+            detail: detail.to_owned(),
+        })?;
         let _slot = self
             .inner
             .permits

@@ -8,7 +8,7 @@ use serde_json::json;
 use wiremock::matchers::{body_partial_json, method, path, query_param};
 use wiremock::{Mock, ResponseTemplate};
 
-use super::{Expect, Script, Step, fixture};
+use super::script::{Expect, Script, Step, fixture};
 
 const CRATE: &str = "chembl-mcp";
 

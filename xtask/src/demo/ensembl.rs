@@ -7,7 +7,7 @@ use serde_json::json;
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, ResponseTemplate};
 
-use super::{Expect, Script, Step, fixture};
+use super::script::{Expect, Script, Step, fixture};
 
 const CRATE: &str = "ensembl-mcp";
 

@@ -9,7 +9,7 @@ use serde_json::json;
 use wiremock::Mock;
 use wiremock::matchers::{method, path, query_param};
 
-use super::{Expect, Script, Step, fixture};
+use super::script::{Expect, Script, Step, fixture};
 
 const KRATE: &str = "igvf-mcp";
 

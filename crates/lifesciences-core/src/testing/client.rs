@@ -68,6 +68,18 @@ impl McpTestClient {
         self.client.list_all_tools().await.expect("tools/list")
     }
 
+    /// The names `tools/list` gives, sorted.
+    pub async fn tool_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .tools()
+            .await
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect();
+        names.sort();
+        names
+    }
+
     /// `tools/call`; a JSON-RPC error fails the test.
     pub async fn call(&self, name: &str, arguments: Value) -> CallToolResult {
         let arguments = match arguments {
