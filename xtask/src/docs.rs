@@ -147,7 +147,7 @@ fn configuration_table(upstreams: &[(SourceConfig, Vec<&'static str>)]) -> Strin
 
 fn politeness_table(upstreams: &[(SourceConfig, Vec<&'static str>)]) -> String {
     let mut out = String::from(
-        "| source | requests/s | in flight | timeout | retries | cached |\n|---|---|---|---|---|---|\n",
+        "| source | requests/s | in flight | timeout | retries | cached | `check` asks |\n|---|---|---|---|---|---|---|\n",
     );
     for (config, _) in upstreams {
         let u = config.upstream;
@@ -164,9 +164,20 @@ fn politeness_table(upstreams: &[(SourceConfig, Vec<&'static str>)]) -> String {
         } else {
             "GETs"
         };
+        let query: Vec<String> = u
+            .health
+            .query
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let probe = if query.is_empty() {
+            format!("`GET {}`", u.health.path)
+        } else {
+            format!("`GET {}?{}`", u.health.path, query.join("&"))
+        };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {timeout} | {retries} | {cached} |",
+            "| {} | {} | {} | {timeout} | {retries} | {cached} | {probe} |",
             u.name,
             trim_number(config.rate_per_second),
             config.max_concurrent,

@@ -1,7 +1,7 @@
 //! The built binary, driven over stdio by a real MCP client.
 
 use chembl_mcp::ChemblServer;
-use lifesciences_core::testing::{McpTestClient, assert_binary_speaks_mcp};
+use lifesciences_core::testing::{McpTestClient, assert_binary_speaks_mcp, run_check};
 use serde_json::json;
 
 use crate::support::{Upstreams, chembl_get, ok};
@@ -88,4 +88,37 @@ async fn the_binary_pauses_a_hanging_unichem_after_one_timeout() {
     // One attempt (no retry), then UniChem is paused for the following lookups.
     assert_eq!(up.unichem_requests().await.len(), 1);
     client.close().await;
+}
+
+/// `check` asks ChEMBL for its status page and UniChem for one source, once each, and
+/// says both answer. (Check reads only the status, so the bodies here are minimal.)
+#[tokio::test]
+async fn check_probes_chembl_and_unichem() {
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, ResponseTemplate};
+    let up = Upstreams::start().await;
+    Mock::given(method("GET"))
+        .and(path("/status.json"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"status": "UP"})))
+        .expect(1)
+        .mount(&up.chembl)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/sources/1"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+        .expect(1)
+        .mount(&up.unichem)
+        .await;
+    let (chembl, unichem) = (up.chembl.uri(), up.unichem.uri());
+    let (code, out) = run_check(
+        env!("CARGO_BIN_EXE_chembl-mcp"),
+        &[
+            ("CHEMBL_API_URL", chembl.as_str()),
+            ("UNICHEM_API_URL", unichem.as_str()),
+        ],
+    )
+    .await;
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("ChEMBL") && out.contains("UniChem"), "{out}");
+    assert!(out.contains("All upstreams are reachable."), "{out}");
 }

@@ -1,7 +1,7 @@
 //! The built binary, driven over stdio by a real MCP client.
 
 use ensembl_mcp::EnsemblServer;
-use lifesciences_core::testing::{McpTestClient, assert_binary_speaks_mcp};
+use lifesciences_core::testing::{McpTestClient, assert_binary_speaks_mcp, run_check};
 use serde_json::json;
 
 use crate::support::Upstream;
@@ -60,4 +60,58 @@ async fn the_binary_searches_then_looks_up() {
         .await;
     assert!(e.recovery_hint.contains("ensembl_search_genes"));
     client.close().await;
+}
+
+/// `check` pings Ensembl REST and runs a one-hit EBI Search query, once each, and says
+/// both answer; with EBI Search unreachable it names it and exits 1. (Check reads only
+/// the status, so the bodies here are minimal.)
+#[tokio::test]
+async fn check_probes_both_upstreams_and_names_the_one_that_fails() {
+    use wiremock::matchers::{method, path, query_param};
+    use wiremock::{Mock, ResponseTemplate};
+    let upstream = Upstream::empty().await;
+    Mock::given(method("GET"))
+        .and(path("/ensembl/info/ping"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ping": 1})))
+        .expect(1..)
+        .mount(&upstream.mock)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/ebisearch/ensembl_gene"))
+        .and(query_param("size", "1"))
+        .and(query_param("format", "json"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"hitCount": 1, "entries": []})),
+        )
+        .expect(1)
+        .mount(&upstream.mock)
+        .await;
+    let (ensembl, ebi) = (upstream.ensembl_url(), upstream.ebi_url());
+    let (code, out) = run_check(
+        BINARY,
+        &[
+            ("ENSEMBL_API_URL", ensembl.as_str()),
+            ("EBI_SEARCH_API_URL", ebi.as_str()),
+        ],
+    )
+    .await;
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("checking 2 upstream(s)"), "{out}");
+    assert!(out.contains("All upstreams are reachable."), "{out}");
+    let (code, out) = run_check(
+        BINARY,
+        &[
+            ("ENSEMBL_API_URL", ensembl.as_str()),
+            ("EBI_SEARCH_API_URL", CLOSED),
+        ],
+    )
+    .await;
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("1 of 2 upstream(s) not reachable"), "{out}");
+    let failing = out
+        .lines()
+        .skip_while(|line| !line.contains("EBI Search"))
+        .nth(1)
+        .unwrap_or_default();
+    assert!(failing.contains("NOT reachable"), "{out}");
 }

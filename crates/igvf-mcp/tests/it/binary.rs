@@ -1,10 +1,12 @@
 //! The built binary, driven over stdio by a real MCP client.
 
 use igvf_mcp::IgvfServer;
-use lifesciences_core::testing::{McpTestClient, assert_binary_speaks_mcp, assert_no_nulls};
+use lifesciences_core::testing::{
+    McpTestClient, assert_binary_speaks_mcp, assert_no_nulls, run_check,
+};
 use serde_json::json;
 
-use crate::{fixture, route};
+use crate::{fixture, requests, route};
 
 /// A port nothing listens on: the smoke test must not reach the network.
 const CLOSED: &str = "http://127.0.0.1:9";
@@ -46,4 +48,31 @@ async fn the_binary_looks_up_brca1_against_the_configured_upstream() {
     assert_eq!(entity["id"], "ENSG00000012048");
     assert_eq!(entity["_type"], "gene");
     client.close().await;
+}
+
+/// `check` asks the catalog's health endpoint once and says it is reachable; against a
+/// closed port it says why not and exits 1.
+#[tokio::test]
+async fn check_probes_the_catalog_and_says_whether_it_answers() {
+    let upstream = lifesciences_core::testing::mock_upstream().await;
+    route(&upstream, "api/health", &[], fixture("health.json")).await;
+    let program = env!("CARGO_BIN_EXE_igvf-mcp");
+    let base = format!("{}/api", upstream.uri());
+    let (code, out) = run_check(program, &[("IGVF_CATALOG_API_URL", base.as_str())]).await;
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("IGVF Catalog") && out.contains("/api/health"),
+        "{out}"
+    );
+    assert_eq!(
+        requests(&upstream).await.len(),
+        1,
+        "one request, no retries"
+    );
+    let (code, out) = run_check(program, &[("IGVF_CATALOG_API_URL", CLOSED)]).await;
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("NOT reachable") && out.contains("connection refused"),
+        "{out}"
+    );
 }

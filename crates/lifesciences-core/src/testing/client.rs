@@ -157,6 +157,24 @@ pub async fn assert_binary_speaks_mcp<S: McpServer>(program: &str, env: &[(&str,
     client.close().await;
 }
 
+/// Run `<program> check` with `env` and return its exit code and what it printed on
+/// stdout. Point every upstream variable at a mock: nothing here may reach the network.
+pub async fn run_check(program: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let mut command = tokio::process::Command::new(program);
+    command.arg("check").env("RUST_LOG", "error");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let output = tokio::time::timeout(Duration::from_secs(30), command.output())
+        .await
+        .unwrap_or_else(|_| panic!("{program} check did not end within 30 s"))
+        .unwrap_or_else(|e| panic!("cannot run {program} check: {e}"));
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
 /// Start a built server binary in stdio mode, complete the MCP handshake, send it SIGTERM
 /// while its client still holds stdin open, and check it exits within 3 seconds.
 #[cfg(unix)]

@@ -1,6 +1,8 @@
 //! The built binary, driven over stdio by a real MCP client.
 
-use lifesciences_core::testing::{McpTestClient, assert_binary_speaks_mcp, mock_upstream};
+use lifesciences_core::testing::{
+    McpTestClient, assert_binary_speaks_mcp, mock_upstream, run_check,
+};
 use serde_json::json;
 use string_mcp::StringServer;
 
@@ -82,4 +84,35 @@ async fn the_binary_walks_the_users_path_over_stdio() {
         .await;
     assert_eq!(e.recovery_hint, "Use format 'STRING:9606.ENSP00000269305'");
     client.close().await;
+}
+
+/// `check` asks STRING for its version (with the caller identity, like every request)
+/// and says it is reachable; against a closed port it says why not and exits 1.
+#[tokio::test]
+async fn check_probes_string_and_says_whether_it_answers() {
+    let upstream = mock_upstream().await;
+    get("version")
+        .and(wiremock::matchers::query_param(
+            "caller_identity",
+            "lifesciences-mcp",
+        ))
+        .respond_with(fixture("version.json"))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    let program = env!("CARGO_BIN_EXE_string-mcp");
+    let uri = upstream.uri();
+    let (code, out) = run_check(program, &[("STRING_API_URL", uri.as_str())]).await;
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("STRING") && out.contains("/json/version"),
+        "{out}"
+    );
+    assert!(out.contains("All upstreams are reachable."), "{out}");
+    let (code, out) = run_check(program, &[("STRING_API_URL", CLOSED)]).await;
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("NOT reachable") && out.contains("connection refused"),
+        "{out}"
+    );
 }
