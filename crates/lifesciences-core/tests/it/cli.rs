@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use lifesciences_core::testing::{TestServer, mock_env};
+use lifesciences_core::testing::{TestServer, mock_env, mock_upstream};
 use lifesciences_core::{Env, McpServer, cli};
 use serde_json::{Value, json};
 use wiremock::matchers::path;
@@ -17,7 +17,7 @@ async fn run(args: &[&str], upstream: &str) -> (ExitCode, String) {
 }
 
 async fn upstream() -> MockServer {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/items/42"))
         .respond_with(
             ResponseTemplate::new(200).set_body_json(json!({"number": 42, "name": "answer"})),
@@ -128,7 +128,7 @@ async fn a_configuration_error_exits_2() {
 
 #[tokio::test]
 async fn check_probes_every_upstream_and_exits_0_when_all_answer() {
-    let upstream = MockServer::start().await;
+    let upstream = mock_upstream().await;
     Mock::given(path("/items/1"))
         .respond_with(ResponseTemplate::new(200).set_body_json(json!({"number": 1})))
         .expect(1)
@@ -148,7 +148,7 @@ async fn check_probes_every_upstream_and_exits_0_when_all_answer() {
 
 #[tokio::test]
 async fn check_names_the_status_of_an_upstream_that_answers_wrongly_and_exits_1() {
-    let upstream = MockServer::start().await;
+    let upstream = mock_upstream().await;
     Mock::given(path("/items/1"))
         .respond_with(ResponseTemplate::new(404))
         .mount(&upstream)

@@ -5,14 +5,14 @@ use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
 use futures::future::join_all;
-use lifesciences_core::testing::{LogCapture, Recording, mock_source};
+use lifesciences_core::testing::{LogCapture, Recording, mock_source, mock_upstream};
 use lifesciences_core::{
     ApiError, ErrorCode, HttpClient, RetryPolicy, SourceConfig, UpstreamFailure,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
 use wiremock::matchers::{body_json, body_string, header, method, path, query_param};
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use wiremock::{Mock, ResponseTemplate};
 
 fn client(config: SourceConfig) -> HttpClient {
     HttpClient::new(config)
@@ -38,7 +38,7 @@ fn attempts(e: &ApiError) -> u32 {
 
 #[tokio::test]
 async fn retry_after_fractional_seconds_is_honoured_then_success() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     let limited = ResponseTemplate::new(429)
         .insert_header("Retry-After", "0.4")
         .insert_header("Content-Type", "text/plain")
@@ -68,7 +68,7 @@ async fn retry_after_fractional_seconds_is_honoured_then_success() {
 
 #[tokio::test]
 async fn persistent_503_is_upstream_error_after_at_most_4_requests() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/x"))
         .respond_with(ResponseTemplate::new(503).set_body_string("Service Unavailable"))
         .expect(4)
@@ -94,7 +94,7 @@ async fn persistent_503_is_upstream_error_after_at_most_4_requests() {
 
 #[tokio::test]
 async fn other_4xx_are_never_retried() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/missing"))
         .respond_with(ResponseTemplate::new(404))
         .expect(1)
@@ -152,7 +152,7 @@ async fn connection_refused_is_retried_within_bounds_then_upstream_error() {
 
 #[tokio::test]
 async fn timeouts_are_retried_within_bounds_then_upstream_error() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     let responder = Recording::new(ok_json().set_delay(Duration::from_secs(2)));
     Mock::given(path("/slow"))
         .respond_with(responder.clone())
@@ -183,7 +183,7 @@ async fn timeouts_are_retried_within_bounds_then_upstream_error() {
 
 #[tokio::test]
 async fn a_retry_after_longer_than_we_wait_is_rate_limited_at_once() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/x"))
         .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "3600"))
         .expect(1)
@@ -198,7 +198,7 @@ async fn a_retry_after_longer_than_we_wait_is_rate_limited_at_once() {
 
 #[tokio::test]
 async fn a_retry_after_pauses_every_request_to_the_source_not_just_the_one_told() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     let told = Recording::sequence(vec![
         ResponseTemplate::new(429).insert_header("Retry-After", "1"),
         ok_json(),
@@ -231,7 +231,7 @@ async fn a_retry_after_pauses_every_request_to_the_source_not_just_the_one_told(
 
 #[tokio::test]
 async fn during_a_long_pause_other_calls_end_at_once_without_a_request() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/a"))
         .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "30"))
         .expect(1)
@@ -273,7 +273,7 @@ async fn during_a_long_pause_other_calls_end_at_once_without_a_request() {
 
 #[tokio::test]
 async fn persistent_429_without_retry_after_is_rate_limited_after_retries() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/x"))
         .respond_with(ResponseTemplate::new(429))
         .expect(4)
@@ -287,7 +287,7 @@ async fn persistent_429_without_retry_after_is_rate_limited_after_retries() {
 
 #[tokio::test]
 async fn no_retry_policy_means_one_request() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/x"))
         .respond_with(ResponseTemplate::new(502))
         .expect(1)
@@ -302,7 +302,7 @@ async fn no_retry_policy_means_one_request() {
 
 #[tokio::test]
 async fn twenty_requests_at_five_per_second_take_at_least_three_seconds() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     let responder = Recording::new(ok_json());
     Mock::given(method("GET"))
         .respond_with(responder.clone())
@@ -341,7 +341,7 @@ async fn twenty_requests_at_five_per_second_take_at_least_three_seconds() {
 
 #[tokio::test]
 async fn the_concurrency_cap_is_never_exceeded() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     let hold = Duration::from_millis(300);
     let responder = Recording::new(ok_json().set_delay(hold));
     Mock::given(method("GET"))
@@ -373,7 +373,7 @@ async fn the_concurrency_cap_is_never_exceeded() {
 
 #[tokio::test]
 async fn a_repeated_get_is_served_from_the_cache() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/gene"))
         .respond_with(ok_json())
         .expect(1)
@@ -387,7 +387,7 @@ async fn a_repeated_get_is_served_from_the_cache() {
 
 #[tokio::test]
 async fn eight_concurrent_identical_gets_make_one_upstream_request() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/gene"))
         .respond_with(ok_json().set_delay(Duration::from_millis(200)))
         .expect(1)
@@ -405,7 +405,7 @@ async fn eight_concurrent_identical_gets_make_one_upstream_request() {
 
 #[tokio::test]
 async fn coalesced_callers_all_see_the_same_error() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/gene"))
         .respond_with(ResponseTemplate::new(404).set_delay(Duration::from_millis(200)))
         .expect(1)
@@ -419,7 +419,7 @@ async fn coalesced_callers_all_see_the_same_error() {
 
 #[tokio::test]
 async fn ttl_zero_disables_the_cache() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/gene"))
         .respond_with(ok_json())
         .expect(2)
@@ -432,7 +432,7 @@ async fn ttl_zero_disables_the_cache() {
 
 #[tokio::test]
 async fn errors_are_not_cached() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     let responder = Recording::sequence(vec![ResponseTemplate::new(404), ok_json()]);
     Mock::given(path("/gene"))
         .respond_with(responder.clone())
@@ -446,7 +446,7 @@ async fn errors_are_not_cached() {
 
 #[tokio::test]
 async fn different_query_parameters_are_different_cache_entries() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/s"))
         .and(query_param("q", "a"))
         .respond_with(ResponseTemplate::new(200).set_body_json(json!("A")))
@@ -477,7 +477,7 @@ async fn different_query_parameters_are_different_cache_entries() {
 
 #[tokio::test]
 async fn a_40_mib_body_is_refused_as_upstream_error() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/huge"))
         .respond_with(ResponseTemplate::new(200).set_body_bytes(vec![b' '; 40 * 1024 * 1024]))
         .expect(1) // never retried
@@ -561,7 +561,7 @@ struct Partner {
 
 #[tokio::test]
 async fn malformed_json_is_upstream_error_and_the_log_names_the_path() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/network"))
         .respond_with(
             ResponseTemplate::new(200).set_body_json(json!([{"score": 0.9}, {"score": "high"}])),
@@ -606,7 +606,7 @@ async fn malformed_json_is_upstream_error_and_the_log_names_the_path() {
 
 #[tokio::test]
 async fn an_html_page_instead_of_json_is_upstream_error_not_a_panic() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/lookup"))
         .respond_with(
             ResponseTemplate::new(200).set_body_string("<html><body>Maintenance</body></html>"),
@@ -623,7 +623,7 @@ async fn an_html_page_instead_of_json_is_upstream_error_not_a_panic() {
 
 #[tokio::test]
 async fn requests_ask_for_json_identify_us_and_carry_default_query() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(method("GET"))
         .and(path("/api/json/get_string_ids"))
         .and(header("accept", "application/json"))
@@ -646,7 +646,7 @@ async fn requests_ask_for_json_identify_us_and_carry_default_query() {
 
 #[tokio::test]
 async fn post_form_and_post_json_send_their_bodies() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(method("POST"))
         .and(path("/json/network"))
         .and(header("content-type", "application/x-www-form-urlencoded"))
@@ -680,7 +680,7 @@ async fn post_form_and_post_json_send_their_bodies() {
 
 #[tokio::test]
 async fn look_up_posts_are_retried_but_not_cached() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     let responder = Recording::sequence(vec![ResponseTemplate::new(503), ok_json()]);
     Mock::given(method("POST"))
         .respond_with(responder.clone())
@@ -695,7 +695,7 @@ async fn look_up_posts_are_retried_but_not_cached() {
 
 #[tokio::test]
 async fn a_source_may_opt_in_to_caching_its_look_up_posts_keyed_by_body() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     let responder = Recording::new(ok_json());
     Mock::given(method("POST"))
         .respond_with(responder.clone())
@@ -736,7 +736,7 @@ async fn urls_for_links_follow_the_configured_base() {
 
 #[tokio::test]
 async fn cancelling_one_coalesced_caller_leaves_the_other_its_answer() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/gene"))
         .respond_with(ok_json().set_delay(Duration::from_millis(300)))
         .expect(1)
@@ -753,7 +753,7 @@ async fn cancelling_one_coalesced_caller_leaves_the_other_its_answer() {
 
 #[tokio::test]
 async fn a_base_url_with_a_path_and_no_trailing_slash_keeps_its_path() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(method("GET"))
         .and(path("/api/json/network"))
         .and(header("accept", "application/json"))
@@ -768,7 +768,7 @@ async fn a_base_url_with_a_path_and_no_trailing_slash_keeps_its_path() {
 
 #[tokio::test]
 async fn trailing_garbage_after_the_json_value_is_refused() {
-    let server = MockServer::start().await;
+    let server = mock_upstream().await;
     Mock::given(path("/x"))
         .respond_with(ResponseTemplate::new(200).set_body_string(r#"{"a":1} <html>garbage"#))
         .mount(&server)

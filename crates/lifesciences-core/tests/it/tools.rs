@@ -2,13 +2,13 @@
 //! structured results, error envelopes, argument errors, cursors, definitions.
 
 use lifesciences_core::ErrorCode;
-use lifesciences_core::testing::{McpTestClient, TestServer};
+use lifesciences_core::testing::{McpTestClient, TestServer, mock_upstream};
 use serde_json::json;
 use wiremock::matchers::{path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 async fn setup() -> (MockServer, McpTestClient) {
-    let upstream = MockServer::start().await;
+    let upstream = mock_upstream().await;
     let client = McpTestClient::connect(TestServer::for_mock(&upstream.uri())).await;
     (upstream, client)
 }
