@@ -38,8 +38,9 @@ static CHEMBL: Upstream = Upstream {
     ..Upstream::new("ChEMBL", "CHEMBL", "https://www.ebi.ac.uk/chembl/api/data")
 };
 
-/// The variable that sets how long UniChem is left alone after an outage.
+/// The variable that sets how long UniChem is left alone after an outage, and its default.
 const UNICHEM_COOL_DOWN_VAR: &str = "UNICHEM_COOL_DOWN_SECS";
+const UNICHEM_COOL_DOWN_DEFAULT: &str = "60";
 
 /// UniChem, for the identifiers ChEMBL does not keep: 5 requests/s and 5 in flight. Its
 /// answers are optional extras and it is known to hang for about 30 s before failing, so
@@ -59,7 +60,7 @@ static UNICHEM: Upstream = Upstream {
     },
     settings: &[Setting {
         var: UNICHEM_COOL_DOWN_VAR,
-        default: "60",
+        default: UNICHEM_COOL_DOWN_DEFAULT,
         about: "seconds UniChem is not asked after an outage (0–3600), so later look-ups return at ChEMBL's speed",
         query_param: None,
     }],
@@ -338,7 +339,10 @@ impl LifeSciencesClient for UniChemClient {
     /// 504: `ApiError::is_transient`), UniChem is not asked again for
     /// `UNICHEM_COOL_DOWN_SECS` (server-wide), so later look-ups return at ChEMBL's speed.
     fn new(http: HttpClient) -> Result<Self, ConfigError> {
-        let raw = http.config().setting(UNICHEM_COOL_DOWN_VAR).unwrap_or("60");
+        let raw = http
+            .config()
+            .setting(UNICHEM_COOL_DOWN_VAR)
+            .unwrap_or(UNICHEM_COOL_DOWN_DEFAULT);
         let secs = parse_number(UNICHEM_COOL_DOWN_VAR, raw, 0.0..=3600.0)?;
         Ok(Self {
             http,

@@ -431,30 +431,16 @@ impl SourceConfig {
             self.cache_ttl =
                 Duration::from_secs_f64(parse_number(ENV_CACHE_TTL_SECS, &ttl, TTL_RANGE)?);
         }
-        for setting in upstream.settings {
-            if let Some(value) = get(setting.var) {
-                let value = value.trim().to_owned();
-                if let Some(slot) = self
-                    .settings
-                    .iter_mut()
-                    .find(|(var, _)| *var == setting.var)
-                {
-                    slot.1 = value;
-                }
+        // `settings` holds the description's settings in their order.
+        for (setting, (_, value)) in upstream.settings.iter().zip(&mut self.settings) {
+            if let Some(set) = get(setting.var) {
+                *value = set.trim().to_owned();
             }
-        }
-        for setting in upstream.settings {
-            if let (Some(param), Some(value)) = (setting.query_param, self.setting(setting.var)) {
-                let value = value.to_owned();
-                self.default_query.push((param.to_owned(), value));
+            if let Some(param) = setting.query_param {
+                self.default_query.push((param.to_owned(), value.clone()));
             }
         }
         Ok(self)
-    }
-
-    /// [`from_env_with`](Self::from_env_with) the process environment.
-    pub fn from_env(self) -> Result<Self, ConfigError> {
-        self.from_env_with(|var| std::env::var(var).ok())
     }
 }
 
@@ -495,7 +481,12 @@ pub fn parse_number(var: &str, raw: &str, range: RangeInclusive<f64>) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::fake_env as env;
+
+    /// An environment made of `pairs`, as `from_env_with` reads it.
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
+        let env = crate::Env::from_pairs(pairs);
+        move |var| env.var(var)
+    }
 
     static ENSEMBL: Upstream = Upstream {
         rate_per_second: 15.0,

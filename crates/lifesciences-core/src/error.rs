@@ -60,14 +60,7 @@ impl UpstreamFailure {
         if error.is_timeout() {
             return Self::Timeout { after: timeout };
         }
-        // The chain carries the useful part ("connection refused", "dns error").
-        let mut detail = error.to_string();
-        let mut source = std::error::Error::source(error);
-        while let Some(inner) = source {
-            detail.push_str(": ");
-            detail.push_str(&inner.to_string());
-            source = inner.source();
-        }
+        let detail = error_chain(error);
         if error.is_connect() {
             Self::Connect { detail }
         } else {
@@ -93,6 +86,19 @@ impl UpstreamFailure {
             _ => None,
         }
     }
+}
+
+/// An error with its causes, `outer: inner: innermost`: the chain carries the useful part
+/// ("connection refused", "dns error").
+pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(inner) = source {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    text
 }
 
 /// The only error type source clients and tools return.

@@ -522,13 +522,7 @@ pub struct Probe {
 
 /// Why a health check got no answer, in the terms a user can act on.
 fn probe_failure(error: &reqwest::Error, url: &Url, timeout: Duration) -> String {
-    let mut chain = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(inner) = source {
-        chain.push_str(": ");
-        chain.push_str(&inner.to_string());
-        source = inner.source();
-    }
+    let chain = crate::error::error_chain(error);
     let lower = chain.to_lowercase();
     let host = url.host_str().unwrap_or_default();
     if error.is_timeout() {

@@ -96,17 +96,6 @@ impl<S: McpServer> Served<S> {
             router: Arc::new(prepare_tools(S::router())),
         }
     }
-
-    /// The server being served.
-    pub fn server(&self) -> &S {
-        &self.server
-    }
-}
-
-impl<S: McpServer> From<S> for Served<S> {
-    fn from(server: S) -> Self {
-        Self::new(server)
-    }
 }
 
 impl<S: McpServer> ServerHandler for Served<S> {

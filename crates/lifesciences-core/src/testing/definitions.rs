@@ -452,6 +452,110 @@ mod tests {
         assert!(!re.is_match(r#"Example: `{"ids": ["A", "B"]}`"#));
     }
 
+    /// A crate folder with `src/tools/` holding `files`, removed on drop.
+    struct CrateDir(std::path::PathBuf);
+
+    impl CrateDir {
+        fn with_tools(files: &[&str]) -> Self {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos();
+            let root = std::env::temp_dir().join(format!("tools-{}-{nanos}", std::process::id()));
+            let tools = root.join("src").join("tools");
+            std::fs::create_dir_all(&tools).unwrap();
+            for file in files {
+                std::fs::write(tools.join(file), "").unwrap();
+            }
+            Self(root)
+        }
+    }
+
+    impl Drop for CrateDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn names(list: &[&str]) -> BTreeSet<String> {
+        list.iter().map(|n| (*n).to_owned()).collect()
+    }
+
+    #[test]
+    fn one_routed_tool_per_file_of_tools_passes() {
+        let dir = CrateDir::with_tools(&["mod.rs", "get_gene.rs", "search_genes.rs"]);
+        check_tool_files(&dir.0, "x_", &names(&["x_get_gene", "x_search_genes"]));
+    }
+
+    #[test]
+    #[should_panic(expected = "add its router to the server's router()")]
+    fn a_tool_file_missing_from_the_router_fails() {
+        let dir = CrateDir::with_tools(&["mod.rs", "get_gene.rs", "search_genes.rs"]);
+        check_tool_files(&dir.0, "x_", &names(&["x_get_gene"]));
+    }
+
+    #[test]
+    #[should_panic(expected = "without a file of their own")]
+    fn a_tool_without_its_own_file_fails() {
+        let dir = CrateDir::with_tools(&["get_gene.rs"]);
+        check_tool_files(&dir.0, "x_", &names(&["x_get_gene", "x_get_other"]));
+    }
+
+    #[test]
+    #[should_panic(expected = "the schema's maximum must say 100")]
+    fn a_range_stated_in_prose_but_not_in_the_schema_fails() {
+        let schema = json!({"type": "integer", "minimum": 1,
+                            "description": "Results per page, 1–100 (default 10)."});
+        check_bounds("x_search", "page_size", &schema);
+    }
+
+    #[test]
+    fn a_range_stated_in_both_passes() {
+        let schema = json!({"type": "integer", "minimum": 1, "maximum": 100,
+                            "description": "Results per page, 1–100 (default 10)."});
+        check_bounds("x_search", "page_size", &schema);
+    }
+
+    #[test]
+    #[should_panic(expected = "a line break inside a paragraph")]
+    fn a_hard_wrapped_description_fails() {
+        check_prose("x_search", "description", "Words to\nsearch.");
+    }
+
+    #[test]
+    fn the_catalog_budget_counts_model_facing_bytes_only() {
+        let tool = |name: &str, description: String| {
+            let mut tool = Tool::new(
+                name.to_owned(),
+                description,
+                std::sync::Arc::new(Map::new()),
+            );
+            // The output schema is for the client: it does not count.
+            tool.output_schema = Some(std::sync::Arc::new(
+                json!({"description": "x".repeat(10_000)})
+                    .as_object()
+                    .cloned()
+                    .unwrap(),
+            ));
+            tool
+        };
+        let small = Catalog::measure(&[tool("a", "short".into()), tool("b", "short".into())]);
+        assert!(small.over_budget().is_empty(), "{:?}", small.over_budget());
+        assert!(small.total() < 200, "{}", small.total());
+        let big = Catalog::measure(&[tool("a", "y".repeat(2600)), tool("b", "short".into())]);
+        let over = big.over_budget();
+        assert_eq!(over.len(), 1, "{over:?}");
+        assert!(over[0].starts_with("a takes"), "{over:?}");
+        let heavy = Catalog::measure(&[tool("a", "y".repeat(2000)), tool("b", "y".repeat(1900))]);
+        assert_eq!(
+            heavy.over_budget().len(),
+            1,
+            "the average is over: {:?}",
+            heavy.over_budget()
+        );
+        assert_eq!(heavy.largest().map(|(name, _)| name), Some("a"));
+    }
+
     #[test]
     fn references_must_lead_somewhere() {
         let schema = json!({

@@ -40,16 +40,6 @@ impl Respond for Unexpected {
     }
 }
 
-/// An environment made of `pairs`, as a lookup function (for
-/// `SourceConfig::from_env_with`): tests set variables without touching the process's own.
-pub fn fake_env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
-    let map: std::collections::HashMap<String, String> = pairs
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-        .collect();
-    move |k| map.get(k).cloned()
-}
-
 /// An environment made of `pairs` in which every source is quick to test against a mock
 /// (see [`quick`]); the pairs still win, so a test can set a source's real rate or cap.
 ///

@@ -35,6 +35,6 @@ pub use definitions::{
 };
 pub use fixtures::{Fixtures, fixture};
 pub use logs::{LogCapture, capture_logs};
-pub use mock::{Recording, fake_env, mock_env, mock_source, mock_upstream, quick};
+pub use mock::{Recording, mock_env, mock_source, mock_upstream, quick};
 pub use nulls::{assert_no_nulls, find_nulls};
-pub use server::{ItemsClient, TestServer};
+pub use server::TestServer;

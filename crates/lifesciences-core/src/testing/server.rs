@@ -23,7 +23,7 @@ use crate::{cursor, schemars};
 
 /// The upstream of [`TestServer`]: `GET /items/{n}` and `GET /items?q=&offset=&limit=`.
 #[derive(Debug, Clone)]
-pub struct ItemsClient {
+pub(crate) struct ItemsClient {
     http: HttpClient,
 }
 

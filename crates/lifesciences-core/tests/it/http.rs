@@ -786,3 +786,21 @@ async fn trailing_garbage_after_the_json_value_is_refused() {
         "{err:?}"
     );
 }
+
+/// The test kit's mock upstream: a request no route expected is answered 418 with a body
+/// naming it (never a 404 a server could read as "no match"), and dropping the mock then
+/// fails the test.
+#[tokio::test]
+async fn an_unexpected_request_is_named_and_fails_the_test() {
+    let server = mock_upstream().await;
+    let c = client(mock_source("X", &server.uri()).with_retry(RetryPolicy::NONE));
+    let err = get(&c, "nowhere").await.unwrap_err();
+    assert_eq!(err.upstream_status(), Some(418), "{err:?}");
+    let body = err.upstream_body().unwrap_or_default();
+    assert!(
+        body.contains("unexpected request: GET") && body.contains("/nowhere"),
+        "{body}"
+    );
+    let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(server)));
+    assert!(dropped.is_err(), "dropping the mock fails the test");
+}
