@@ -73,7 +73,8 @@ async fn check_probes_both_upstreams_and_names_the_one_that_fails() {
     Mock::given(method("GET"))
         .and(path("/ensembl/info/ping"))
         .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ping": 1})))
-        .expect(1)
+        // Once per `check` run: this test runs it twice.
+        .expect(2)
         .mount(&upstream.mock)
         .await;
     Mock::given(method("GET"))
