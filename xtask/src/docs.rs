@@ -206,7 +206,7 @@ pub(crate) fn render(servers: &[ServerEntry]) -> String {
     out.push_str(
         "Every tool is read-only, idempotent and open-world, declares an output schema, and \
          returns `structuredContent` plus the same JSON as text. Errors are results with \
-         `isError: true` whose structured content is an ErrorEnvelope (see the README).\n\n",
+         `isError: true` whose text is an ErrorEnvelope (see the README).\n\n",
     );
     for server in servers {
         let _ = writeln!(

@@ -328,8 +328,8 @@ async fn call_in_process<S: McpServer>(
     outcome
 }
 
-/// What `call` prints: the structured content when there is one (the result object or
-/// the error envelope), else the text content.
+/// What `call` prints: the structured content when there is one (a result object), else
+/// the text content, read as JSON when it is JSON (an error envelope).
 fn result_json(result: &CallToolResult) -> Value {
     if let Some(structured) = &result.structured_content {
         return structured.clone();
@@ -337,7 +337,11 @@ fn result_json(result: &CallToolResult) -> Value {
     let texts: Vec<Value> = result
         .content
         .iter()
-        .filter_map(|c| c.as_text().map(|t| Value::String(t.text.clone())))
+        .filter_map(|c| {
+            c.as_text().map(|t| {
+                serde_json::from_str(&t.text).unwrap_or_else(|_| Value::String(t.text.clone()))
+            })
+        })
         .collect();
     match texts.len() {
         1 => texts.into_iter().next().unwrap_or(Value::Null),

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use rmcp::{
     handler::server::tool::IntoCallToolResult,
-    model::{CallToolResponse, CallToolResult},
+    model::{CallToolResponse, CallToolResult, ContentBlock},
 };
 
 use crate::envelope::{ErrorBody, ErrorCode, ErrorEnvelope};
@@ -342,15 +342,22 @@ impl ApiError {
         }
     }
 
-    /// The tool result an agent receives: `isError: true`, the envelope as structured
-    /// content and as text.
+    /// The tool result an agent receives: `isError: true`, and the envelope as JSON text.
+    ///
+    /// The envelope is deliberately not `structuredContent`. A tool's `outputSchema`
+    /// describes its success shape, and the MCP specification asks a server that declares
+    /// one to send structured content that conforms to it; strict clients (the TypeScript
+    /// SDK's `callTool`, the MCP Inspector, mcpc) validate `structuredContent` even on an
+    /// error and would replace the envelope with a schema-mismatch error. As text, the
+    /// envelope reaches the agent intact in every client, and output schemas stay small.
     pub fn to_call_tool_result(&self) -> CallToolResult {
-        let value = serde_json::to_value(self.to_envelope()).unwrap_or_else(|_| {
+        let text = serde_json::to_string(&self.to_envelope()).unwrap_or_else(|_| {
             // Serialising plain strings and numbers cannot fail; keep a fallback anyway.
             serde_json::json!({"success": false, "error": {"code": self.code().as_str(),
                 "message": self.to_string(), "recovery_hint": "Retry the call."}})
+            .to_string()
         });
-        CallToolResult::structured_error(value)
+        CallToolResult::error(vec![ContentBlock::text(text)])
     }
 }
 
@@ -439,7 +446,7 @@ fn excerpt(body: &str) -> String {
 }
 
 /// Lets a `#[tool]` fn return `Result<Json<T>, ApiError>`: errors become `isError: true`
-/// results whose structured content is the `ErrorEnvelope`.
+/// results whose text is the `ErrorEnvelope`.
 impl IntoCallToolResult for ApiError {
     fn into_call_tool_result(self) -> Result<CallToolResponse, rmcp::ErrorData> {
         match self.code() {
@@ -636,19 +643,17 @@ mod tests {
     }
 
     #[test]
-    fn an_error_result_is_marked_and_carries_the_envelope() {
+    fn an_error_result_is_marked_and_carries_the_envelope_as_text_only() {
         let err = ApiError::invalid_input("The cursor is not valid.", "Omit it.", "zzz")
             .to_call_tool_result();
         assert_eq!(err.is_error, Some(true));
-        let content = err.structured_content.unwrap();
-        assert_eq!(content["success"], false);
-        assert_eq!(content["error"]["code"], "INVALID_INPUT");
-        // The same JSON is given as text for clients that ignore structured content.
+        // No structured content: strict clients would check it against the success schema.
+        assert_eq!(err.structured_content, None);
         let text = err.content[0].as_text().unwrap().text.clone();
-        assert_eq!(
-            serde_json::from_str::<serde_json::Value>(&text).unwrap(),
-            content
-        );
+        let envelope: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(envelope["success"], false);
+        assert_eq!(envelope["error"]["code"], "INVALID_INPUT");
+        assert_eq!(envelope["error"]["invalid_input"], "zzz");
     }
 
     #[test]

@@ -4,6 +4,9 @@
 //! - `null` is removed as an alternative type (optional fields are omitted, never null),
 //!   except for `cursor` and `total_count` of a pagination object, the only fields that
 //!   may be null.
+//! - A value of several types (`type: ["integer", "string"]`) is written as `anyOf` of
+//!   one type each: ajv, the validator of the TypeScript clients, refuses type arrays in
+//!   strict mode (a nullable pagination field keeps `["string", "null"]`, which it allows).
 //! - `$schema`, `default: null` and non-standard `format`s (schemars' `uint32`, `double`…;
 //!   `minimum: 0` already says unsigned) are dropped.
 //! - An enum written as `oneOf` of documented constants becomes a plain `enum` (the
@@ -93,6 +96,7 @@ fn tighten_object(map: &mut Map<String, Value>, keep_null: bool) {
     }
     if !keep_null {
         drop_null(map);
+        types_to_any_of(map);
     }
     constants_to_enum(map);
     if let Some(Value::String(text)) = map.get_mut("description") {
@@ -249,6 +253,22 @@ fn replace_refs(node: &mut Value, inlinable: &Map<String, Value>) {
 }
 
 /// `oneOf: [{const: "a", description: …}, {const: "b", …}]` → `enum: ["a", "b"]`.
+/// `type: [a, b]` becomes `anyOf: [{type: a}, {type: b}]`; the other keywords stay.
+fn types_to_any_of(map: &mut Map<String, Value>) {
+    if !matches!(map.get("type"), Some(Value::Array(types)) if types.len() > 1)
+        || map.contains_key("anyOf")
+    {
+        return;
+    }
+    if let Some(Value::Array(types)) = map.remove("type") {
+        let alternatives = types
+            .into_iter()
+            .map(|t| Value::Object(Map::from_iter([("type".to_owned(), t)])))
+            .collect();
+        map.insert("anyOf".to_owned(), Value::Array(alternatives));
+    }
+}
+
 fn constants_to_enum(map: &mut Map<String, Value>) {
     let constants: Option<Vec<Value>> = map
         .get("oneOf")
@@ -343,6 +363,20 @@ mod tests {
             json!({"type": "number", "default": 0.5})
         );
         assert_eq!(out["properties"]["when"]["format"], "date-time");
+    }
+
+    #[test]
+    fn a_value_of_several_types_is_any_of_one_type_each() {
+        let schema = tightened(json!({
+            "type": "object",
+            "properties": {
+                "species": {"type": ["integer", "string", "null"], "examples": [9606, "human"]}
+            }
+        }));
+        assert_eq!(
+            schema["properties"]["species"],
+            json!({"anyOf": [{"type": "integer"}, {"type": "string"}], "examples": [9606, "human"]})
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! A real MCP client for tests: connected in-process to a server, or to a built server
-//! binary over stdio, with helpers that check every result has no `null` and mirrors its
-//! structured content as text.
+//! binary over stdio. Every call is checked as a strict client would check it (see
+//! [`assert_strict_client_accepts`]); the helpers also check every result has no `null`
+//! and that a success mirrors its structured content as text.
 
 use std::time::Duration;
 
@@ -10,12 +11,15 @@ use rmcp::{RoleClient, ServiceExt as _};
 use serde_json::Value;
 
 use super::nulls::assert_no_nulls;
+use super::strict::assert_strict_client_accepts;
 use crate::envelope::{ErrorBody, ErrorEnvelope};
 use crate::server::{McpServer, Served};
 
 /// A real MCP client connected to a server over an in-memory duplex stream.
 pub struct McpTestClient {
     client: RunningService<RoleClient, ()>,
+    /// `tools/list`, asked once, for checking results against their output schemas.
+    listed: tokio::sync::OnceCell<Vec<Tool>>,
     /// The in-process server task; `None` for a server run as a child process.
     server: Option<tokio::task::JoinHandle<()>>,
 }
@@ -36,6 +40,7 @@ impl McpTestClient {
         let client = ().serve(client_io).await.expect("MCP handshake");
         Self {
             client,
+            listed: tokio::sync::OnceCell::new(),
             server: Some(server),
         }
     }
@@ -54,6 +59,7 @@ impl McpTestClient {
         let client = ().serve(transport).await.expect("MCP handshake with the binary");
         Self {
             client,
+            listed: tokio::sync::OnceCell::new(),
             server: None,
         }
     }
@@ -80,17 +86,25 @@ impl McpTestClient {
         names
     }
 
-    /// `tools/call`; a JSON-RPC error fails the test.
+    /// `tools/call`; a JSON-RPC error fails the test, and so does a result a strict
+    /// client would refuse (structured content that does not match the output schema, or
+    /// an error result with structured content).
     pub async fn call(&self, name: &str, arguments: Value) -> CallToolResult {
         let arguments = match arguments {
             Value::Object(map) => map,
             Value::Null => serde_json::Map::new(),
             other => panic!("tool arguments must be an object, got {other}"),
         };
-        self.client
+        let result = self
+            .client
             .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments))
             .await
-            .unwrap_or_else(|e| panic!("tools/call {name} failed at the protocol level: {e}"))
+            .unwrap_or_else(|e| panic!("tools/call {name} failed at the protocol level: {e}"));
+        let listed = self.listed.get_or_init(|| self.tools()).await;
+        if let Some(tool) = listed.iter().find(|t| t.name == name) {
+            assert_strict_client_accepts(tool, &result);
+        }
+        result
     }
 
     /// Call a tool that must succeed: returns its structured content, after checking it
@@ -108,7 +122,7 @@ impl McpTestClient {
     }
 
     /// Call a tool that must fail: returns the envelope's error body, after checking the
-    /// envelope shape and that it has no nulls.
+    /// envelope is the result's only text, has the envelope's shape and no nulls.
     pub async fn call_err(&self, name: &str, arguments: Value) -> ErrorBody {
         let result = self.call(name, arguments).await;
         assert_eq!(
@@ -116,14 +130,17 @@ impl McpTestClient {
             Some(true),
             "{name} should fail: {result:?}"
         );
-        let structured = result
-            .structured_content
-            .clone()
-            .unwrap_or_else(|| panic!("{name}: error without an envelope: {result:?}"));
-        assert_no_nulls(&structured);
-        assert_text_mirrors(&result, &structured);
-        let envelope: ErrorEnvelope = serde_json::from_value(structured.clone())
-            .unwrap_or_else(|e| panic!("{name}: not an ErrorEnvelope ({e}): {structured:#}"));
+        let [content] = result.content.as_slice() else {
+            panic!("{name}: an error result has one text content, got {result:?}")
+        };
+        let text = content
+            .as_text()
+            .unwrap_or_else(|| panic!("{name}: the error content is not text: {result:?}"));
+        let envelope: Value = serde_json::from_str(&text.text)
+            .unwrap_or_else(|e| panic!("{name}: the error text is not JSON ({e}): {}", text.text));
+        assert_no_nulls(&envelope);
+        let envelope: ErrorEnvelope = serde_json::from_value(envelope.clone())
+            .unwrap_or_else(|e| panic!("{name}: not an ErrorEnvelope ({e}): {envelope:#}"));
         assert!(!envelope.success);
         assert!(!envelope.error.message.is_empty() && !envelope.error.recovery_hint.is_empty());
         envelope.error

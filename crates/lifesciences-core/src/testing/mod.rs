@@ -4,8 +4,10 @@
 //!   route expected, and [`mock_env`], an environment pointing a server at mocks with
 //!   quick retries;
 //! - [`fixture`], a recorded response of the crate under test as the upstream's answer;
-//! - [`McpTestClient`], a real MCP client (in-process, or a built binary over stdio) whose
-//!   helpers check every result has no `null` and mirrors its structured content as text;
+//! - [`McpTestClient`], a real MCP client (in-process, or a built binary over stdio) that
+//!   checks every result as a strict client would ([`assert_strict_client_accepts`]:
+//!   JSON Schema 2020-12 against the tool's output schema), and whose helpers check every
+//!   result has no `null` and a success mirrors its structured content as text;
 //! - [`assert_tool_definitions`], the promises every tool definition keeps, and the
 //!   catalog budget;
 //! - [`TestServer`], a small complete server that core's own tests drive and that shows a
@@ -25,6 +27,7 @@ mod logs;
 mod mock;
 mod nulls;
 mod server;
+mod strict;
 
 #[cfg(unix)]
 pub use client::assert_stops_on_sigterm;
@@ -38,3 +41,4 @@ pub use logs::{LogCapture, capture_logs};
 pub use mock::{Recording, mock_env, mock_source, mock_upstream, quick};
 pub use nulls::{assert_no_nulls, find_nulls};
 pub use server::TestServer;
+pub use strict::assert_strict_client_accepts;
