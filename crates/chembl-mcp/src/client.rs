@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use futures::future::try_join_all;
 use lifesciences_core::config::{RetryPolicy, parse_number};
+use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::{
     ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Setting, Upstream,
     encode_path_segment,
@@ -401,6 +402,14 @@ impl UniChemClient {
                          kegg, iuphar and pubchem_compound cross-references, and not asking \
                          UniChem again for a while"
                     );
+                    notify(
+                        Level::Warning,
+                        format_args!(
+                            "UniChem failed ({e}): compounds come without drugbank, pdb, kegg, \
+                             iuphar and pubchem_compound cross-references for the next {:.0} s",
+                            self.breaker.cool_down.as_secs_f64()
+                        ),
+                    );
                 }
                 UniChemLinks::Unavailable
             }
@@ -410,6 +419,13 @@ impl UniChemClient {
                     error = %e,
                     "UniChem failed for this compound: its record goes without drugbank, \
                      pdb, kegg, iuphar and pubchem_compound cross-references"
+                );
+                notify(
+                    Level::Warning,
+                    format_args!(
+                        "UniChem failed for {chembl_id} ({e}): its record goes without \
+                         drugbank, pdb, kegg, iuphar and pubchem_compound cross-references"
+                    ),
                 );
                 UniChemLinks::Unavailable
             }

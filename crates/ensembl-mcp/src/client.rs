@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 
+use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::{
     ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Upstream,
     encode_path_segment,
@@ -286,6 +287,11 @@ impl EbiSearchClient {
                     error = %e,
                     "EBI Search refused the query with its species clause; searching all \
                      species and keeping that species' hits"
+                );
+                notify(
+                    Level::Notice,
+                    "EBI Search refused the species filter; searching all species and keeping \
+                     that species' hits",
                 );
                 let result = self.search_page(text, None, start, size).await?;
                 Ok(GeneSearch {

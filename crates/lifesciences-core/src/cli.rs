@@ -15,7 +15,6 @@
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::net::SocketAddr;
 use std::process::ExitCode;
 
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
@@ -43,10 +42,10 @@ struct Cli {
 enum Command {
     /// Serve MCP over stdio (the default), or over Streamable HTTP with --http.
     Serve {
-        /// Serve Streamable HTTP on this address (MCP at /mcp, liveness at /health),
-        /// e.g. 127.0.0.1:8000.
-        #[arg(long, value_name = "ADDR")]
-        http: Option<SocketAddr>,
+        /// Serve Streamable HTTP on HOST:PORT (MCP at /mcp, liveness at /health), e.g.
+        /// 127.0.0.1:8000 or localhost:8000.
+        #[arg(long, value_name = "HOST:PORT", value_parser = listen_address)]
+        http: Option<String>,
         /// Also accept this Host header, and browser pages from it (repeatable). Loopback
         /// names are always accepted; others are refused to prevent DNS rebinding.
         #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
@@ -75,13 +74,14 @@ enum Command {
 }
 
 impl Command {
-    /// Logs are for operators of a long-running server; one-shot commands stay quiet
-    /// unless RUST_LOG says otherwise.
+    /// Logs are for operators of a long-running HTTP server. A stdio server's stderr is
+    /// filed under errors by MCP clients, so it says only what is wrong (warnings and
+    /// errors), as do one-shot commands; RUST_LOG asks for more.
     fn default_log_filter(command: Option<&Command>) -> &'static str {
         match command {
             // rmcp logs every notification at info: keep its chatter out of the way.
-            None | Some(Command::Serve { .. }) => "info,rmcp=warn",
-            Some(_) => "warn",
+            Some(Command::Serve { http: Some(_), .. }) => "info,rmcp=warn",
+            _ => "warn",
         }
     }
 }
@@ -185,10 +185,32 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<serve::BindError>() => {
+            eprint_line(&format!("{}: {e}", S::NAME));
+            ExitCode::from(EXIT_USAGE)
+        }
         Err(e) => {
             tracing::error!("{}: {e}", S::NAME);
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `--http` takes `HOST:PORT`: an IPv4 address, a bracketed IPv6 address or a host name,
+/// and a port.
+fn listen_address(raw: &str) -> Result<String, String> {
+    let invalid = || format!("'{raw}' is not HOST:PORT (e.g. 127.0.0.1:8000 or localhost:8000)");
+    let (host, port) = raw.rsplit_once(':').ok_or_else(invalid)?;
+    port.parse::<u16>().map_err(|_| invalid())?;
+    let bracketed = host.starts_with('[') && host.ends_with(']');
+    let name_like = !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-'));
+    if bracketed || name_like {
+        Ok(raw.to_owned())
+    } else {
+        Err(invalid())
     }
 }
 

@@ -79,6 +79,18 @@ impl UpstreamFailure {
         }
     }
 
+    /// A few words on what happened, for a log line: `HTTP 503`, `timed out after 30 s`.
+    pub fn summary(&self) -> String {
+        match self {
+            Self::Status { status, .. } => format!("HTTP {status}"),
+            Self::Timeout { after } => format!("timed out after {:.0} s", after.as_secs_f64()),
+            Self::Connect { .. } => "could not connect".to_owned(),
+            Self::Transport { .. } => "the connection broke".to_owned(),
+            Self::TooLarge { limit } => format!("a body over {} bytes", limit),
+            Self::Decode { .. } => "an unreadable body".to_owned(),
+        }
+    }
+
     /// The wait the upstream asked for, if any.
     pub fn retry_after(&self) -> Option<Duration> {
         match self {

@@ -30,6 +30,7 @@ use url::Url;
 
 use crate::config::SourceConfig;
 use crate::error::{ApiError, UpstreamFailure};
+use crate::notify::{Level, notify};
 use coalesce::Coalescer;
 
 const JSON: &str = "application/json";
@@ -438,6 +439,14 @@ impl HttpClient {
                 source = %self.inner.config.name(),
                 wait_secs = wait.as_secs_f64(),
                 "upstream asked us to wait: pausing every request to it"
+            );
+            notify(
+                Level::Notice,
+                format_args!(
+                    "{} asked us to wait (HTTP {status}): every request to it pauses for {:.0} s",
+                    self.inner.config.name(),
+                    wait.as_secs_f64()
+                ),
             );
         }
     }

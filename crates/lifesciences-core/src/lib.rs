@@ -9,8 +9,8 @@
 //! error envelopes, cursors, cross-references, and the command line with its stdio and
 //! Streamable HTTP transports and its `check` of the upstreams.
 //!
-//! Modules depend downwards only: `config` ← `error` ← `http` ← `client` ← `server` ←
-//! `serve` ← `cli`.
+//! Modules depend downwards only: `notify` ← `config` ← `error` ← `http` ← `client` ←
+//! `server` ← `serve` ← `cli`.
 
 pub mod args;
 pub mod cli;
@@ -20,6 +20,7 @@ pub mod cursor;
 pub mod envelope;
 pub mod error;
 pub mod http;
+pub mod notify;
 pub mod schema;
 pub mod serve;
 pub mod server;

@@ -60,8 +60,8 @@ pub async fn serve_stdio<S: McpServer>(server: S) -> Result<(), ServeError> {
 /// Options of the Streamable HTTP transport.
 #[derive(Debug, Clone)]
 pub struct HttpOptions {
-    /// Where to listen.
-    pub addr: SocketAddr,
+    /// Where to listen: `HOST:PORT`, the host an IP address or a name (`localhost:8000`).
+    pub addr: String,
     /// `Host` values accepted besides localhost, 127.0.0.1 and ::1 (DNS-rebinding
     /// protection stays on).
     pub extra_allowed_hosts: Vec<String>,
@@ -71,9 +71,9 @@ pub struct HttpOptions {
 
 impl HttpOptions {
     /// Defaults: loopback hosts only, 1 MiB request bodies.
-    pub fn new(addr: SocketAddr) -> Self {
+    pub fn new(addr: impl Into<String>) -> Self {
         Self {
-            addr,
+            addr: addr.into(),
             extra_allowed_hosts: Vec::new(),
             max_request_body_bytes: 1024 * 1024,
         }
@@ -102,7 +102,23 @@ impl HttpServer {
     }
 }
 
-/// Bind and start Streamable HTTP: MCP at `/mcp`, liveness at `GET /health`.
+/// The listening address could not be taken (in use, not this machine's, not allowed).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "cannot listen on {addr}: {source}. If another program uses this port, choose another \
+     (e.g. --http 127.0.0.1:{suggested})."
+)]
+pub struct BindError {
+    /// The address asked for.
+    pub addr: String,
+    /// A nearby port to suggest.
+    pub suggested: u16,
+    /// Why.
+    pub source: std::io::Error,
+}
+
+/// Bind and start Streamable HTTP: MCP at `/mcp`, liveness at `GET /health`. A host name
+/// in `options.addr` is also accepted as a `Host` header.
 pub async fn start_http<S: McpServer>(
     server: S,
     options: HttpOptions,
@@ -110,6 +126,13 @@ pub async fn start_http<S: McpServer>(
     let shutdown = CancellationToken::new();
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(options.extra_allowed_hosts.iter().cloned());
+    if let Some((host, _)) = options.addr.rsplit_once(':')
+        && host.parse::<std::net::IpAddr>().is_err()
+        && !host.starts_with('[')
+        && !hosts.iter().any(|h| h == host)
+    {
+        hosts.push(host.to_owned());
+    }
     // Browsers send `Origin`: only pages served from an allowed host may call (the MCP
     // transport spec's "MUST validate Origin"); clients that send none are not browsers.
     let origins = allowed_origins(&hosts);
@@ -119,10 +142,10 @@ pub async fn start_http<S: McpServer>(
         .with_allowed_origins(origins)
         .with_max_request_body_bytes(options.max_request_body_bytes);
     // One server value shared by every session: they share the HTTP clients, so the
-    // rate limits, caches and coalescing hold across sessions.
+    // rate limits, caches and coalescing hold across sessions; each has its log level.
     let served = Served::new(server);
     let service = StreamableHttpService::new(
-        move || Ok(served.clone()),
+        move || Ok(served.new_session()),
         LocalSessionManager::default().into(),
         config,
     );
@@ -145,7 +168,17 @@ pub async fn start_http<S: McpServer>(
             }),
         )
         .nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind(options.addr).await?;
+    let listener = tokio::net::TcpListener::bind(options.addr.as_str())
+        .await
+        .map_err(|source| BindError {
+            suggested: options
+                .addr
+                .rsplit_once(':')
+                .and_then(|(_, port)| port.parse::<u16>().ok())
+                .map_or(8001, |port| port.wrapping_add(1).max(1024)),
+            addr: options.addr.clone(),
+            source,
+        })?;
     let local_addr = listener.local_addr()?;
     tracing::info!(
         server = S::NAME,

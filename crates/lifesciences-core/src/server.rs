@@ -9,6 +9,11 @@ use std::sync::Arc;
 use futures::FutureExt as _;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{DynCallToolHandler, ToolCallContext};
+#[expect(
+    deprecated,
+    reason = "MCP logging is deprecated in the newest protocol revision; clients of the previous revision still use it"
+)]
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListResourcesResult,
     ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
@@ -20,6 +25,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::client::Env;
 use crate::config::ConfigError;
+use crate::notify::{self, Level, SessionLevel};
 use crate::schema;
 
 /// What a server crate declares; core serves it (see [`Served`]), lists it, documents it
@@ -71,13 +77,15 @@ pub fn tools<S: McpServer>() -> Vec<Tool> {
     prepare_tools(S::router()).list_all()
 }
 
-/// An [`McpServer`] as MCP sees it: its tools behind the tool policy, its resources, and
-/// its `initialize` answer. Cheap to clone; clones share the server's upstream clients,
-/// so rate limits, caches and coalescing hold across sessions.
+/// An [`McpServer`] as MCP sees it: its tools behind the tool policy, its resources, its
+/// log notifications, and its `initialize` answer. Cheap to clone; clones share the
+/// server's upstream clients, so rate limits, caches and coalescing hold across sessions.
 #[derive(Clone)]
 pub struct Served<S> {
     server: S,
     router: Arc<ToolRouter<S>>,
+    /// The log level this session's client asked for.
+    level: SessionLevel,
 }
 
 impl<S: McpServer> std::fmt::Debug for Served<S> {
@@ -94,13 +102,30 @@ impl<S: McpServer> Served<S> {
         Self {
             server,
             router: Arc::new(prepare_tools(S::router())),
+            level: SessionLevel::new(),
+        }
+    }
+
+    /// The same server for another session: shared upstream clients and tools, its own
+    /// log level.
+    pub fn new_session(&self) -> Self {
+        Self {
+            server: self.server.clone(),
+            router: Arc::clone(&self.router),
+            level: SessionLevel::new(),
         }
     }
 }
 
 impl<S: McpServer> ServerHandler for Served<S> {
+    #[expect(
+        deprecated,
+        reason = "MCP logging is deprecated in the newest protocol revision; clients of the previous revision still use it"
+    )]
     fn get_info(&self) -> ServerConfig {
-        let builder = ServerCapabilities::builder().enable_tools();
+        let builder = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging();
         let capabilities = if S::RESOURCES.is_empty() {
             builder.build()
         } else {
@@ -116,8 +141,30 @@ impl<S: McpServer> ServerHandler for Served<S> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let peer = context.peer.clone();
+        let tool = request.name.clone();
         let call = ToolCallContext::new(&self.server, request, context);
-        self.router.call(call).await
+        notify::scope(peer, self.level.clone(), S::NAME, async {
+            let result = self.router.call(call).await;
+            if let Ok(CallToolResponse::Complete(result)) = &result {
+                tell_truncated(&tool, result.structured_content.as_ref());
+            }
+            result
+        })
+        .await
+    }
+
+    #[expect(
+        deprecated,
+        reason = "MCP logging is deprecated in the newest protocol revision; clients of the previous revision still use it"
+    )]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.level.set(Level::from_mcp(request.level));
+        Ok(())
     }
 
     async fn list_tools(
@@ -186,6 +233,57 @@ impl<S: McpServer> ServerHandler for Served<S> {
     }
 }
 
+/// Tell the client (at `info`) which lists of a result were cut, from the result itself:
+/// every object with `truncated: true`, by its path. No tool can forget to say it.
+fn tell_truncated(tool: &str, structured: Option<&serde_json::Value>) {
+    let found = structured.map(truncated_paths).unwrap_or_default();
+    if !found.is_empty() {
+        notify::notify(
+            Level::Info,
+            format_args!(
+                "{tool}: the result is cut at its limit ({}); its counts say how much more there is",
+                found.join(", ")
+            ),
+        );
+    }
+}
+
+/// The JSON pointers of the objects in `value` that say `truncated: true`.
+fn truncated_paths(value: &serde_json::Value) -> Vec<String> {
+    fn walk(value: &serde_json::Value, path: &mut String, found: &mut Vec<String>) {
+        let len = path.len();
+        match value {
+            serde_json::Value::Object(map) => {
+                if map.get("truncated") == Some(&serde_json::Value::Bool(true)) {
+                    found.push(if path.is_empty() {
+                        "/".to_owned()
+                    } else {
+                        path.clone()
+                    });
+                }
+                for (key, child) in map {
+                    path.push('/');
+                    path.push_str(key);
+                    walk(child, path, found);
+                    path.truncate(len);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    path.push('/');
+                    path.push_str(&i.to_string());
+                    walk(child, path, found);
+                    path.truncate(len);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    walk(value, &mut String::new(), &mut found);
+    found
+}
+
 /// The tool policy every server gets:
 ///
 /// 1. A call the client cancels (`notifications/cancelled`) stops at once, dropping its
@@ -237,4 +335,20 @@ fn guard<S: Send + Sync + 'static>(
         }
         .boxed()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::truncated_paths;
+
+    #[test]
+    fn every_cut_list_is_named_by_its_path() {
+        let result = serde_json::json!({
+            "truncated": true,
+            "datasets": [{"name": "a", "truncated": false}, {"name": "b", "truncated": true}],
+            "partners": {"items": [], "truncated": true}
+        });
+        assert_eq!(truncated_paths(&result), ["/", "/datasets/1", "/partners"]);
+        assert!(truncated_paths(&serde_json::json!({"items": [1]})).is_empty());
+    }
 }

@@ -14,6 +14,8 @@ use regex::Regex;
 use rmcp::schemars::{self, JsonSchema};
 use serde::{Deserialize, Serialize, ser::SerializeMap};
 
+use crate::notify::{Level, notify};
+
 /// Whether a key holds one value or a list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -397,6 +399,13 @@ impl CrossReferences {
                 key = key.name(),
                 value = raw,
                 "dropping a cross-reference that fails the registry pattern"
+            );
+            notify(
+                Level::Warning,
+                format_args!(
+                    "dropped the cross-reference {}: {raw:?}, which is not a valid value for it",
+                    key.name()
+                ),
             );
             return self;
         }

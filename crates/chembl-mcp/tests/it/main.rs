@@ -13,4 +13,5 @@ mod live;
 mod politeness;
 mod progress;
 mod search;
+mod strict_clients;
 mod support;

@@ -12,4 +12,5 @@ mod live;
 mod lookup;
 mod politeness;
 mod search;
+mod strict_clients;
 mod support;

@@ -15,6 +15,7 @@ mod region;
 mod resolve;
 mod server;
 mod sources;
+mod strict_clients;
 
 use igvf_mcp::IgvfServer;
 use igvf_mcp::spec::spec;

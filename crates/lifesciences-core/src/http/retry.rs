@@ -12,6 +12,7 @@ use reqwest::header::HeaderValue;
 
 use crate::config::RetryPolicy;
 use crate::error::UpstreamFailure;
+use crate::notify::{Level, notify};
 
 /// Longest excerpt of an error body we keep: enough for validation errors that list
 /// accepted values (IGVF's zod bodies), which source clients read through
@@ -97,6 +98,14 @@ where
             failure = ?failure,
             wait_ms = delay.as_millis() as u64,
             "retrying upstream request"
+        );
+        notify(
+            Level::Info,
+            format_args!(
+                "{label}: {}; retrying in {:.1} s",
+                failure.summary(),
+                delay.as_secs_f64()
+            ),
         );
     })
     .await;

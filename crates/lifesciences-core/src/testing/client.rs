@@ -3,11 +3,20 @@
 //! [`assert_strict_client_accepts`]); the helpers also check every result has no `null`
 //! and that a success mirrors its structured content as text.
 
+#![expect(
+    deprecated,
+    reason = "MCP logging is deprecated in the newest protocol revision; the servers support it for clients of the previous revision, and this client listens"
+)]
+
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
-use rmcp::service::RunningService;
-use rmcp::{RoleClient, ServiceExt as _};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, LoggingLevel, LoggingMessageNotificationParam,
+    SetLevelRequestParams, Tool,
+};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::{ClientHandler, RoleClient, ServiceExt as _};
 use serde_json::Value;
 
 use super::nulls::assert_no_nulls;
@@ -15,9 +24,33 @@ use super::strict::assert_strict_client_accepts;
 use crate::envelope::{ErrorBody, ErrorEnvelope};
 use crate::server::{McpServer, Served};
 
+/// The client side of a test session: records the log notifications it receives.
+#[derive(Debug, Clone, Default)]
+pub struct LogListener {
+    received: Arc<Mutex<Vec<(LoggingLevel, String)>>>,
+}
+
+impl ClientHandler for LogListener {
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let text = match params.data {
+            Value::String(text) => text,
+            other => other.to_string(),
+        };
+        self.received
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push((params.level, text));
+    }
+}
+
 /// A real MCP client connected to a server over an in-memory duplex stream.
 pub struct McpTestClient {
-    client: RunningService<RoleClient, ()>,
+    client: RunningService<RoleClient, LogListener>,
+    listener: LogListener,
     /// `tools/list`, asked once, for checking results against their output schemas.
     listed: tokio::sync::OnceCell<Vec<Tool>>,
     /// The in-process server task; `None` for a server run as a child process.
@@ -37,9 +70,15 @@ impl McpTestClient {
                 tracing::debug!("test server ended: {e}");
             }
         });
-        let client = ().serve(client_io).await.expect("MCP handshake");
+        let listener = LogListener::default();
+        let client = listener
+            .clone()
+            .serve(client_io)
+            .await
+            .expect("MCP handshake");
         Self {
             client,
+            listener,
             listed: tokio::sync::OnceCell::new(),
             server: Some(server),
         }
@@ -56,17 +95,42 @@ impl McpTestClient {
         }
         let transport = rmcp::transport::TokioChildProcess::new(command)
             .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
-        let client = ().serve(transport).await.expect("MCP handshake with the binary");
+        let listener = LogListener::default();
+        let client = listener
+            .clone()
+            .serve(transport)
+            .await
+            .expect("MCP handshake with the binary");
         Self {
             client,
+            listener,
             listed: tokio::sync::OnceCell::new(),
             server: None,
         }
     }
 
     /// The underlying rmcp client.
-    pub fn peer(&self) -> &RunningService<RoleClient, ()> {
+    pub fn peer(&self) -> &RunningService<RoleClient, LogListener> {
         &self.client
+    }
+
+    /// `logging/setLevel`.
+    pub async fn set_log_level(&self, level: LoggingLevel) {
+        self.client
+            .set_level(SetLevelRequestParams::new(level))
+            .await
+            .expect("logging/setLevel");
+    }
+
+    /// The log notifications received so far, as (level, text), after giving those in
+    /// flight a moment to arrive.
+    pub async fn log_messages(&self) -> Vec<(LoggingLevel, String)> {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        self.listener
+            .received
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     /// `tools/list`.
@@ -155,11 +219,33 @@ impl McpTestClient {
     }
 }
 
-/// Start a built server binary and check it answers `initialize` with the name, version
-/// and instructions of `S`, and lists exactly `S::tools()`. Point `env`'s base URLs at a
-/// mock or a closed port: nothing here may reach the network.
+/// Start a built server binary as an MCP client application would (no `RUST_LOG`) and
+/// check it answers `initialize` with the name, version and instructions of `S`, lists
+/// exactly `S::tools()`, and writes nothing to stderr: clients file a stdio server's
+/// stderr under errors, so a healthy start is silent. Point `env`'s base URLs at a mock
+/// or a closed port: nothing here may reach the network.
 pub async fn assert_binary_speaks_mcp<S: McpServer>(program: &str, env: &[(&str, &str)]) {
-    let client = McpTestClient::spawn_binary(program, env).await;
+    use tokio::io::AsyncReadExt as _;
+    let mut command = tokio::process::Command::new(program);
+    command.env_remove("RUST_LOG");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let (transport, stderr) = rmcp::transport::TokioChildProcess::builder(command)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+    let listener = LogListener::default();
+    let client = McpTestClient {
+        client: listener
+            .clone()
+            .serve(transport)
+            .await
+            .expect("MCP handshake with the binary"),
+        listener,
+        listed: tokio::sync::OnceCell::new(),
+        server: None,
+    };
     let info = client.peer().peer_info().expect("initialize result");
     let server = info.server_info.as_ref().expect("server info");
     assert_eq!(server.name, S::NAME);
@@ -172,6 +258,15 @@ pub async fn assert_binary_speaks_mcp<S: McpServer>(program: &str, env: &[(&str,
         .collect();
     assert_eq!(listed, defined);
     client.close().await;
+    let mut logged = String::new();
+    if let Some(mut stderr) = stderr {
+        let read = stderr.read_to_string(&mut logged);
+        let _ = tokio::time::timeout(Duration::from_secs(5), read).await;
+    }
+    assert!(
+        logged.is_empty(),
+        "{program} wrote to stderr during a healthy stdio session:\n{logged}"
+    );
 }
 
 /// Run `<program> check` with `env` and return its exit code and what it printed on

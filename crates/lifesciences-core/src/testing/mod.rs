@@ -31,7 +31,7 @@ mod strict;
 
 #[cfg(unix)]
 pub use client::assert_stops_on_sigterm;
-pub use client::{McpTestClient, assert_binary_speaks_mcp, run_check};
+pub use client::{LogListener, McpTestClient, assert_binary_speaks_mcp, run_check};
 pub use definitions::{
     AVERAGE_BUDGET_BYTES, Catalog, TOOL_BUDGET_BYTES, assert_catalog_budget,
     assert_tool_definitions,

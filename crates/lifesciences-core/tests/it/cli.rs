@@ -104,6 +104,8 @@ async fn usage_errors_exit_2_and_print_nothing_on_stdout() {
         &["frobnicate"],
         &["tools", "--yaml"],
         &["serve", "--http", "not-an-address"],
+        &["serve", "--http", "localhost:99999"],
+        &["serve", "--http", "local host:8000"],
         &["serve", "--allow-host", "example.org"],
     ];
     for args in cases {
@@ -111,6 +113,32 @@ async fn usage_errors_exit_2_and_print_nothing_on_stdout() {
         assert_eq!(code, ExitCode::from(2), "{args:?}");
         assert!(out.is_empty(), "{args:?} wrote to stdout: {out}");
     }
+}
+
+#[tokio::test]
+async fn a_port_in_use_is_a_configuration_error_by_address_or_host_name() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    for addr in [format!("127.0.0.1:{port}"), format!("localhost:{port}")] {
+        let (code, out) = run(&["serve", "--http", &addr], "http://127.0.0.1:9").await;
+        assert_eq!(code, ExitCode::from(2), "{addr}");
+        assert!(out.is_empty(), "{out}");
+    }
+}
+
+#[test]
+fn a_bind_failure_names_the_address_and_another_port() {
+    let e = lifesciences_core::serve::BindError {
+        addr: "localhost:8000".into(),
+        suggested: 8001,
+        source: std::io::Error::from(std::io::ErrorKind::AddrInUse),
+    };
+    let text = e.to_string();
+    assert!(
+        text.starts_with("cannot listen on localhost:8000: "),
+        "{text}"
+    );
+    assert!(text.contains("--http 127.0.0.1:8001"), "{text}");
 }
 
 #[tokio::test]

@@ -9,5 +9,6 @@
 
 mod cli;
 mod http;
+mod logging;
 mod tools;
 mod transport;

@@ -79,10 +79,9 @@ fn post_initialize(host: &str) -> String {
 
 #[tokio::test]
 async fn http_serves_health_mcp_and_keeps_the_host_allow_list() {
-    let addr = "127.0.0.1:0".parse().unwrap();
     let running = serve::start_http(
         TestServer::for_mock("http://127.0.0.1:9"),
-        HttpOptions::new(addr),
+        HttpOptions::new("127.0.0.1:0"),
     )
     .await
     .unwrap();
@@ -134,7 +133,7 @@ async fn http_serves_health_mcp_and_keeps_the_host_allow_list() {
 
 #[tokio::test]
 async fn http_accepts_extra_hosts_when_told_and_caps_request_bodies() {
-    let mut options = HttpOptions::new("127.0.0.1:0".parse().unwrap());
+    let mut options = HttpOptions::new("127.0.0.1:0");
     options.extra_allowed_hosts = vec!["mcp.example.org".into()];
     options.max_request_body_bytes = 1024;
     let running = serve::start_http(TestServer::for_mock("http://127.0.0.1:9"), options)

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, CrossReferences, Parameters, XrefKey, in_range, lenient};
 use rmcp::{Json, tool, tool_router};
@@ -123,6 +124,10 @@ fn interaction(row: &PartnerRow, query: &StringId) -> Option<Interaction> {
             partner = ?row.string_id_b,
             score = ?row.score,
             "dropping an interaction_partners row without a usable partner or score"
+        );
+        notify(
+            Level::Warning,
+            "STRING sent an interaction without a usable partner or score; it was left out",
         );
         return None;
     };

@@ -1,6 +1,7 @@
 //! `string_search_proteins`: names, symbols or identifiers → ranked STRING proteins with
 //! their CURIEs, through STRING's `get_string_ids` (one request per page).
 
+use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{
     ApiError, PaginationEnvelope, Parameters, SearchQuery, cursor, in_range, lenient,
@@ -109,6 +110,10 @@ fn candidate(row: StringIdRow) -> Option<ProteinCandidate> {
         tracing::warn!(
             string_id = ?row.string_id,
             "dropping a get_string_ids row without a usable stringId"
+        );
+        notify(
+            Level::Warning,
+            "STRING sent a candidate without a usable stringId; it was left out",
         );
         return None;
     };

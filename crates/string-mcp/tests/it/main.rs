@@ -15,4 +15,5 @@ mod interactions;
 mod live;
 mod politeness;
 mod search;
+mod strict_clients;
 mod support;

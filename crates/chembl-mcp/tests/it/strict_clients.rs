@@ -1,0 +1,97 @@
+//! Every tool, once succeeding and once failing, through the test client that checks each
+//! result as a strict MCP client would: a success's structured content must validate
+//! against the tool's output schema (JSON Schema 2020-12), and an error must carry its
+//! envelope as text only, with no structured content.
+
+use lifesciences_core::ErrorCode;
+use serde_json::json;
+use wiremock::ResponseTemplate;
+
+use crate::batch::{MIXED, mount_mixed};
+use crate::support::{
+    Upstreams, chembl_get, mount_id_lookup, mount_mechanisms, mount_molecule, mount_targets,
+    mount_unichem, mount_unknown_molecule, ok,
+};
+
+/// A strict client accepts every tool's answer, whether the call succeeds or fails; and
+/// every tool the server lists is exercised here, so a new tool needs a case.
+#[tokio::test]
+async fn every_tool_answers_strict_clients_on_success_and_on_error() {
+    let up = Upstreams::start().await;
+    // Aspirin's full record (molecule, mechanisms, targets, UniChem's links).
+    mount_molecule(&up, "CHEMBL25", "molecule__CHEMBL25.json").await;
+    mount_mechanisms(
+        &up,
+        "CHEMBL25",
+        "mechanism__molecule_chembl_id=CHEMBL25.json",
+    )
+    .await;
+    mount_targets(
+        &up,
+        "CHEMBL221,CHEMBL230",
+        "2",
+        "target__target_chembl_id__in=CHEMBL221,CHEMBL230.json",
+    )
+    .await;
+    mount_unichem(&up, "CHEMBL25", ok("unichem_compounds__CHEMBL25.json")).await;
+    // An ID ChEMBL never issued: 404 for the molecule and for the ID lookup.
+    mount_unknown_molecule(&up, "CHEMBL99999999").await;
+    mount_id_lookup(&up, "CHEMBL99999999", ResponseTemplate::new(404)).await;
+    // The mixed batch of ten, in its single request.
+    mount_mixed(&up).await;
+    // A search that finds imatinib, and one ChEMBL refuses (400).
+    for (q, response) in [
+        ("imatinib", ok("molecule_search__q=imatinib.json")),
+        (
+            "%%%",
+            ResponseTemplate::new(400)
+                .set_body_string(r#"{"error_message": "Search query too short"}"#),
+        ),
+    ] {
+        chembl_get(
+            "/molecule/search.json",
+            &[("q", q), ("limit", "50"), ("offset", "0")],
+        )
+        .respond_with(response)
+        .expect(1)
+        .mount(&up.chembl)
+        .await;
+    }
+    let client = up.client().await;
+
+    // (tool, arguments that succeed, arguments that fail, the failure's code)
+    let cases = [
+        (
+            "chembl_get_compounds_batch",
+            json!({"chembl_ids": MIXED}),
+            json!({"chembl_ids": []}),
+            ErrorCode::InvalidInput,
+        ),
+        (
+            "chembl_get_compound",
+            json!({"chembl_id": "CHEMBL:25"}),
+            json!({"chembl_id": "CHEMBL:99999999"}),
+            ErrorCode::EntityNotFound,
+        ),
+        (
+            "chembl_search_compounds",
+            json!({"query": "imatinib"}),
+            json!({"query": "%%%"}),
+            ErrorCode::InvalidInput,
+        ),
+    ];
+    let mut exercised = Vec::new();
+    for (tool, succeeding, failing, code) in cases {
+        client.call_ok(tool, succeeding).await;
+        let e = client.call_err(tool, failing.clone()).await;
+        assert_eq!(e.code, code, "{tool} {failing}: {}", e.message);
+        exercised.push(tool.to_owned());
+    }
+    exercised.sort();
+    assert_eq!(
+        exercised,
+        client.tool_names().await,
+        "every listed tool has a case here"
+    );
+    client.close().await;
+}

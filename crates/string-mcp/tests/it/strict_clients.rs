@@ -1,0 +1,77 @@
+//! Every tool, once succeeding and once failing, through the test client that checks each
+//! result as a strict MCP client would: a success's structured content must validate
+//! against the tool's output schema (JSON Schema 2020-12), and an error must carry its
+//! envelope as text only, with no structured content.
+
+use lifesciences_core::ErrorCode;
+use serde_json::json;
+use wiremock::ResponseTemplate;
+use wiremock::matchers::query_param;
+
+use crate::support::{TP53, fixture, get, setup};
+
+/// A strict client accepts every tool's answer, whether the call succeeds or fails; and
+/// every tool the server lists is exercised here, so a new tool needs a case.
+#[tokio::test]
+async fn every_tool_answers_strict_clients_on_success_and_on_error() {
+    let (upstream, client) = setup().await;
+    // TP53 is found and has partners; STRING refuses an unknown species (400) and keeps
+    // failing (503) for ATM's partners.
+    get("get_string_ids")
+        .and(query_param("identifiers", "TP53"))
+        .and(query_param("species", "9606"))
+        .respond_with(fixture("get_string_ids__TP53.json"))
+        .mount(&upstream)
+        .await;
+    get("get_string_ids")
+        .and(query_param("species", "999999999"))
+        .respond_with(ResponseTemplate::new(400).set_body_string("Error: species not found"))
+        .mount(&upstream)
+        .await;
+    get("interaction_partners")
+        .and(query_param("identifiers", "9606.ENSP00000269305"))
+        .respond_with(fixture("interaction_partners__TP53.json"))
+        .mount(&upstream)
+        .await;
+    get("interaction_partners")
+        .and(query_param("identifiers", "9606.ENSP00000278616"))
+        .respond_with(ResponseTemplate::new(503).set_body_string("Service Unavailable"))
+        .mount(&upstream)
+        .await;
+
+    // (tool, arguments that succeed, arguments that fail, the failure's code)
+    let cases = [
+        (
+            "string_search_proteins",
+            json!({"query": "TP53"}),
+            json!({"query": "TP53", "species": 999_999_999}),
+            ErrorCode::InvalidInput,
+        ),
+        (
+            "string_get_interactions",
+            json!({"string_id": TP53}),
+            json!({"string_id": "STRING:9606.ENSP00000278616"}),
+            ErrorCode::UpstreamError,
+        ),
+        (
+            "string_get_network_image_url",
+            json!({"identifiers": [TP53, "MDM2"], "format": "svg", "required_score": 700}),
+            json!({"identifiers": ["TP53"], "format": "gif"}),
+            ErrorCode::InvalidInput,
+        ),
+    ];
+    let mut exercised = Vec::new();
+    for (tool, succeeding, failing, code) in cases {
+        client.call_ok(tool, succeeding).await;
+        let e = client.call_err(tool, failing.clone()).await;
+        assert_eq!(e.code, code, "{tool} {failing}: {}", e.message);
+        exercised.push(tool.to_owned());
+    }
+    exercised.sort();
+    assert_eq!(
+        exercised,
+        client.tool_names().await,
+        "every listed tool has a case here"
+    );
+    client.close().await;
+}
