@@ -1,7 +1,7 @@
 //! The servers of the workspace, as xtask sees them. Adding a server is one line here.
 
 use lifesciences_core::rmcp::model::Tool;
-use lifesciences_core::{ConfigError, Env, McpServer, SourceConfig};
+use lifesciences_core::{ConfigError, McpServer, SourceConfig};
 
 use crate::demo::script::Script;
 
@@ -34,13 +34,10 @@ fn entry<S: McpServer>(demo: fn() -> Script) -> ServerEntry {
 
 /// The upstreams `S` builds, as an empty environment configures them: the defaults.
 fn upstreams<S: McpServer>() -> Result<Vec<SourceConfig>, ConfigError> {
-    let env = Env::from_pairs(&[]);
-    S::from_env(&env)?;
-    Ok(env
-        .built()
-        .iter()
-        .map(|http| http.config().clone())
-        .collect())
+    lifesciences_core::server::upstreams::<S>()?
+        .into_iter()
+        .map(SourceConfig::new)
+        .collect()
 }
 
 /// Every server, in the order docs and the demo present them.

@@ -22,6 +22,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use serde_json::{Map, Value};
 
 use crate::client::Env;
+use crate::config;
 use crate::http::Probe;
 use crate::serve::{self, HttpOptions};
 use crate::server::{self as shape, McpServer, Served};
@@ -134,12 +135,7 @@ fn parse<S: McpServer>(
         .bin_name(S::NAME)
         .version(S::VERSION)
         .about(format!("{}: an MCP server", S::TITLE))
-        .after_help(
-            "Without a command, serves MCP over stdio (what MCP clients launch).\n\
-             Configuration is read from environment variables; see the README.\n\
-             If a client says it cannot connect, run the `check` command.\n\
-             Logs go to stderr; set RUST_LOG (e.g. RUST_LOG=debug) for more.",
-        );
+        .after_help(help_footer::<S>());
     let parsed = command
         .try_get_matches_from(args)
         .and_then(|matches| Cli::from_arg_matches(&matches));
@@ -158,6 +154,47 @@ fn parse<S: McpServer>(
     })
 }
 
+/// What `--help` says after the commands: how the server is run, and every environment
+/// variable it reads with its default (a user who ran `cargo install` has no README).
+fn help_footer<S: McpServer>() -> String {
+    let mut text = String::from(
+        "Without a command, serves MCP over stdio (what MCP clients launch).\n\
+         If a client says it cannot connect, run the `check` command.\n\
+         Logs go to stderr: warnings and errors, or more with RUST_LOG=info or debug.\n\n\
+         Environment variables (in an MCP client, put them in the server's `env` block):\n",
+    );
+    let mut variables = shape::upstreams::<S>()
+        .map(|upstreams| config::variables(&upstreams))
+        .unwrap_or_default();
+    variables.push(config::Variable {
+        name: "HTTPS_PROXY, NO_PROXY".to_owned(),
+        default: "unset".to_owned(),
+        about: "proxy for upstream requests, and hosts that bypass it".to_owned(),
+    });
+    let width = variables.iter().map(|v| v.name.len()).max().unwrap_or(0);
+    for v in &variables {
+        text.push_str(&format!(
+            "  {:width$}  {} (default: {})\n",
+            v.name, v.about, v.default
+        ));
+    }
+    text
+}
+
+/// Warn about variables that look meant for this server but that it does not read.
+fn warn_unknown_variables<S: McpServer>(env: &Env) {
+    let upstreams: Vec<_> = env.built().iter().map(|h| h.config().upstream).collect();
+    let known = config::variables(&upstreams);
+    let names = env.names().iter().map(String::as_str);
+    for (name, closest) in config::unknown_variables(&known, &upstreams, names) {
+        let hint = closest.map_or_else(
+            || " (`--help` lists the variables it reads)".to_owned(),
+            |closest| format!("; did you mean {closest}?"),
+        );
+        tracing::warn!("{name} is set but {} does not read it{hint}", S::NAME);
+    }
+}
+
 async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send)) -> ExitCode {
     if let Some(Command::Tools { json }) = &cli.command {
         return list_tools::<S>(*json, out);
@@ -169,6 +206,7 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    warn_unknown_variables::<S>(&env);
     let outcome = match cli.command {
         None | Some(Command::Serve { http: None, .. }) => serve::serve_stdio(server).await,
         Some(Command::Serve {
@@ -214,6 +252,21 @@ fn listen_address(raw: &str) -> Result<String, String> {
     }
 }
 
+/// The first sentence of a description: up to a full stop followed by a capital letter
+/// (`e.g. \`X\`` and `0.7` do not end one), or the first paragraph.
+fn first_sentence(description: &str) -> &str {
+    let paragraph = description.split("\n\n").next().unwrap_or_default();
+    paragraph
+        .match_indices(". ")
+        .find(|(i, _)| {
+            paragraph[i + 2..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_uppercase())
+        })
+        .map_or(paragraph, |(i, _)| &paragraph[..=i])
+}
+
 fn list_tools<S: McpServer>(json: bool, out: &mut dyn Write) -> ExitCode {
     let tools = shape::tools::<S>();
     let written = if json {
@@ -226,11 +279,7 @@ fn list_tools<S: McpServer>(json: bool, out: &mut dyn Write) -> ExitCode {
         let width = tools.iter().map(|t| t.name.len()).max().unwrap_or(0);
         tools.iter().try_for_each(|tool| {
             let title = tool.title.as_deref().unwrap_or_default();
-            let line = tool
-                .description
-                .as_deref()
-                .and_then(|d| d.lines().next())
-                .unwrap_or_default();
+            let line = first_sentence(tool.description.as_deref().unwrap_or_default());
             writeln!(out, "{:width$}  {title}: {line}", tool.name)
         })
     };
@@ -486,6 +535,17 @@ pub fn init_tracing(default_filter: &str) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_first_sentence_ends_at_a_full_stop_before_a_capital() {
+        use super::first_sentence;
+        assert_eq!(
+            first_sentence("Find genes, e.g. `BRCA2`, above 0.7. Example: `{}`."),
+            "Find genes, e.g. `BRCA2`, above 0.7."
+        );
+        assert_eq!(first_sentence("One line\n\nSecond paragraph."), "One line");
+        assert_eq!(first_sentence("No full stop"), "No full stop");
+    }
+
     use super::*;
     use serde_json::json;
 

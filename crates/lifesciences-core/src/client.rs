@@ -30,6 +30,8 @@ type Tuning = dyn Fn(SourceConfig) -> SourceConfig + Send + Sync;
 /// tests), and the upstream clients built from it so far.
 pub struct Env {
     lookup: Box<Lookup>,
+    /// The names of the variables set, where known (for spotting misspellings).
+    names: Vec<String>,
     tuning: Option<Arc<Tuning>>,
     built: Mutex<Vec<HttpClient>>,
 }
@@ -45,7 +47,11 @@ impl std::fmt::Debug for Env {
 impl Env {
     /// The process environment.
     pub fn process() -> Self {
-        Self::from_lookup(|var| std::env::var(var).ok())
+        let mut env = Self::from_lookup(|var| std::env::var(var).ok());
+        env.names = std::env::vars_os()
+            .filter_map(|(name, _)| name.into_string().ok())
+            .collect();
+        env
     }
 
     /// An environment made of `pairs` only (tests; the docs use the empty one).
@@ -54,13 +60,17 @@ impl Env {
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect();
-        Self::from_lookup(move |var| map.get(var).cloned())
+        let names = map.keys().cloned().collect();
+        let mut env = Self::from_lookup(move |var| map.get(var).cloned());
+        env.names = names;
+        env
     }
 
     /// An environment read through `lookup`.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> Self {
         Self {
             lookup: Box::new(lookup),
+            names: Vec::new(),
             tuning: None,
             built: Mutex::new(Vec::new()),
         }
@@ -75,6 +85,12 @@ impl Env {
     ) -> Self {
         self.tuning = Some(Arc::new(tuning));
         self
+    }
+
+    /// The names of the variables set, when the environment can list them (the
+    /// process's and `from_pairs` can; `from_lookup` cannot).
+    pub fn names(&self) -> &[String] {
+        &self.names
     }
 
     /// A variable's value; blank counts as unset.

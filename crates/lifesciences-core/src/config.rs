@@ -221,10 +221,142 @@ pub const GLOBAL_VARIABLES: &[(&str, &str, &str)] = &[
     ),
     (
         "RUST_LOG",
-        "`info` when serving, `warn` otherwise",
+        "`info` when serving HTTP, `warn` otherwise",
         "log filter (logs go to stderr), e.g. `debug` or `lifesciences_core=debug`",
     ),
 ];
+
+/// The prefix of the variables every source shares (`LIFESCIENCES_TIMEOUT_SECS`).
+pub const GLOBAL_PREFIX: &str = "LIFESCIENCES";
+
+/// One environment variable a server reads, for `--help` and for spotting misspellings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variable {
+    /// Its name, e.g. `STRING_RATE_LIMIT`.
+    pub name: String,
+    /// The value used when it is unset.
+    pub default: String,
+    /// What it means.
+    pub about: String,
+}
+
+/// Every variable a server with these upstreams reads: per upstream its URL, rate,
+/// concurrency, timeout and own settings, then the shared ones.
+pub fn variables(upstreams: &[&'static Upstream]) -> Vec<Variable> {
+    let variable = |name: String, default: String, about: String| Variable {
+        name,
+        default,
+        about,
+    };
+    let mut all = Vec::new();
+    for u in upstreams {
+        let about = if u.about.is_empty() { u.name } else { u.about };
+        all.push(variable(
+            u.url_var(),
+            u.default_url.to_owned(),
+            format!("{about}: base URL"),
+        ));
+        all.push(variable(
+            u.rate_var(),
+            trim_number(u.rate_per_second),
+            format!("{}: requests per second", u.name),
+        ));
+        all.push(variable(
+            u.concurrency_var(),
+            u.max_concurrent.to_string(),
+            format!("{}: requests in flight at once", u.name),
+        ));
+        all.push(variable(
+            u.timeout_var(),
+            u.timeout.map_or_else(
+                || format!("as {ENV_TIMEOUT_SECS}"),
+                |own| trim_number(own.as_secs_f64()),
+            ),
+            format!("{}: per-request timeout in seconds", u.name),
+        ));
+        for setting in u.settings {
+            all.push(variable(
+                setting.var.to_owned(),
+                setting.default.to_owned(),
+                setting.about.to_owned(),
+            ));
+        }
+    }
+    for (name, default, about) in GLOBAL_VARIABLES {
+        if !name.starts_with('<') {
+            all.push(variable(
+                (*name).to_owned(),
+                default.replace('`', ""),
+                about.replace('`', ""),
+            ));
+        }
+    }
+    all
+}
+
+/// The variables in `set` that look meant for this server (they start with one of its
+/// upstreams' prefixes or `LIFESCIENCES_`) but are not among `known`: probably
+/// misspelt, and silently ignored otherwise. Each comes with the closest known name,
+/// when one is close.
+pub fn unknown_variables<'a>(
+    known: &[Variable],
+    upstreams: &[&'static Upstream],
+    set: impl IntoIterator<Item = &'a str>,
+) -> Vec<(String, Option<String>)> {
+    let prefixes: Vec<String> = upstreams
+        .iter()
+        .map(|u| u.env_prefix)
+        .chain([GLOBAL_PREFIX])
+        .map(|prefix| format!("{prefix}_"))
+        .collect();
+    let squash = |name: &str| name.replace(['_', '-'], "").to_ascii_uppercase();
+    set.into_iter()
+        .filter(|name| prefixes.iter().any(|p| name.starts_with(p.as_str())))
+        .filter(|name| !known.iter().any(|k| k.name == *name))
+        .map(|name| {
+            let given = squash(name);
+            let closest = known
+                .iter()
+                .map(|k| {
+                    let candidate = squash(&k.name);
+                    // A name cut short (`…_CACHE_TTL` for `…_CACHE_TTL_SECS`) is close too.
+                    let distance = if candidate.starts_with(&given) {
+                        1
+                    } else {
+                        edit_distance(&given, &candidate)
+                    };
+                    (distance, &k.name)
+                })
+                .filter(|(distance, _)| *distance <= 3)
+                .min_by_key(|(distance, _)| *distance)
+                .map(|(_, k)| k.clone());
+            (name.to_owned(), closest)
+        })
+        .collect()
+}
+
+/// Levenshtein distance, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+fn trim_number(n: f64) -> String {
+    let text = format!("{n:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
 
 /// Where and how politely to reach one upstream: its [`Upstream`] description with the
 /// environment applied.
@@ -481,6 +613,68 @@ pub fn parse_number(var: &str, raw: &str, range: RangeInclusive<f64>) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    static DEMO: Upstream = Upstream {
+        about: "Demo REST API",
+        settings: &[Setting {
+            var: "DEMO_CALLER_IDENTITY",
+            default: "lifesciences-mcp",
+            about: "who we are",
+            query_param: None,
+        }],
+        ..Upstream::new("Demo", "DEMO", "https://demo.example.org/api")
+    };
+
+    #[test]
+    fn every_variable_of_a_server_is_listed_with_its_default() {
+        let names: Vec<(String, String)> = variables(&[&DEMO])
+            .into_iter()
+            .map(|v| (v.name, v.default))
+            .collect();
+        let expected = [
+            ("DEMO_API_URL", "https://demo.example.org/api"),
+            ("DEMO_RATE_LIMIT", "10"),
+            ("DEMO_MAX_CONCURRENT", "10"),
+            ("DEMO_TIMEOUT_SECS", "as LIFESCIENCES_TIMEOUT_SECS"),
+            ("DEMO_CALLER_IDENTITY", "lifesciences-mcp"),
+            ("LIFESCIENCES_TIMEOUT_SECS", "30"),
+            ("LIFESCIENCES_CACHE_TTL_SECS", "3600"),
+        ];
+        for (name, default) in expected {
+            assert!(
+                names.contains(&(name.to_owned(), default.to_owned())),
+                "{name}={default} missing from {names:?}"
+            );
+        }
+        assert!(names.iter().all(|(n, _)| !n.starts_with('<')));
+    }
+
+    #[test]
+    fn a_misspelt_variable_is_found_with_the_name_it_meant() {
+        let known = variables(&[&DEMO]);
+        let set = [
+            "DEMO_RATELIMIT",
+            "DEMO_RATE_LIMIT",
+            "DEMO_SOMETHING_ELSE_ENTIRELY",
+            "LIFESCIENCES_CACHE_TTL",
+            "PATH",
+            "ENSEMBL_RATELIMIT",
+        ];
+        assert_eq!(
+            unknown_variables(&known, &[&DEMO], set),
+            [
+                (
+                    "DEMO_RATELIMIT".to_owned(),
+                    Some("DEMO_RATE_LIMIT".to_owned())
+                ),
+                ("DEMO_SOMETHING_ELSE_ENTIRELY".to_owned(), None),
+                (
+                    "LIFESCIENCES_CACHE_TTL".to_owned(),
+                    Some("LIFESCIENCES_CACHE_TTL_SECS".to_owned())
+                ),
+            ]
+        );
+    }
 
     /// An environment made of `pairs`, as `from_env_with` reads it.
     fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {

@@ -24,7 +24,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::client::Env;
-use crate::config::ConfigError;
+use crate::config::{ConfigError, Upstream};
 use crate::notify::{self, Level, SessionLevel};
 use crate::schema;
 
@@ -75,6 +75,18 @@ pub struct StaticResource {
 /// building a server. Used by `tools`, `cargo xtask docs` and the tool-list snapshots.
 pub fn tools<S: McpServer>() -> Vec<Tool> {
     prepare_tools(S::router()).list_all()
+}
+
+/// The upstreams `S` uses, as an empty environment builds it (no I/O). Used by `--help`,
+/// the unknown-variable warning and `cargo xtask docs`.
+pub fn upstreams<S: McpServer>() -> Result<Vec<&'static Upstream>, ConfigError> {
+    let env = Env::from_pairs(&[]);
+    S::from_env(&env)?;
+    Ok(env
+        .built()
+        .iter()
+        .map(|http| http.config().upstream)
+        .collect())
 }
 
 /// An [`McpServer`] as MCP sees it: its tools behind the tool policy, its resources, its

@@ -37,6 +37,43 @@ async fn version_and_help_go_to_stdout_and_exit_0() {
     for word in ["serve", "tools", "call", "check", "stdio", "RUST_LOG"] {
         assert!(out.contains(word), "help mentions {word}: {out}");
     }
+    // Every variable the server reads, with its default: `cargo install` brings no README.
+    for line in [
+        "ITEMS_API_URL",
+        "ITEMS_RATE_LIMIT",
+        "LIFESCIENCES_CACHE_TTL_SECS",
+        "HTTPS_PROXY",
+    ] {
+        let listed = out.lines().find(|l| l.trim_start().starts_with(line));
+        assert!(
+            listed.is_some_and(|l| l.contains("(default: ")),
+            "help lists {line} with its default: {out}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_misspelt_variable_is_warned_about_with_the_name_it_meant() {
+    let capture = lifesciences_core::testing::LogCapture::start();
+    let mut out = Vec::new();
+    let env = mock_env(&[
+        ("ITEMS_API_URL", "http://127.0.0.1:9"),
+        ("ITEMS_RATELIMIT", "5"),
+    ]);
+    let code = cli::run::<TestServer>(
+        ["items-mcp", "call", "items_get_item", "item_id=x"],
+        env,
+        &mut out,
+    )
+    .await;
+    assert_eq!(code, ExitCode::from(1));
+    let logged = capture.contents();
+    assert!(
+        logged.contains(
+            "ITEMS_RATELIMIT is set but items-mcp does not read it; did you mean ITEMS_RATE_LIMIT?"
+        ),
+        "{logged}"
+    );
 }
 
 #[tokio::test]
@@ -45,8 +82,9 @@ async fn tools_lists_names_titles_and_one_line() {
     assert_eq!(code, ExitCode::SUCCESS);
     let lines: Vec<_> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
-    assert!(
-        lines[0].starts_with("items_get_item  Get an item: Fetch one item by CURIE."),
+    // The first sentence only: the example stays in the full definition.
+    assert_eq!(
+        lines[0], "items_get_item  Get an item: Fetch one item by CURIE.",
         "{out}"
     );
     let (code, out) = run(&["tools", "--json"], "http://127.0.0.1:9").await;
