@@ -29,6 +29,7 @@ pub(crate) struct GetCompoundArgs {
     /// `true` returns only `id`, `name` and `molecular_formula` (one upstream request);
     /// default `false`: the full record with cross-references.
     #[serde(default, deserialize_with = "lenient::opt_bool")]
+    #[schemars(extend("default" = false))]
     pub slim: Option<bool>,
 }
 

@@ -37,6 +37,7 @@ pub(crate) struct GetCompoundsBatchArgs {
     /// upstream request. `false`: full records with cross-references (slower: UniChem is
     /// asked once per compound).
     #[serde(default, deserialize_with = "lenient::opt_bool")]
+    #[schemars(extend("default" = true))]
     pub slim: Option<bool>,
 }
 

@@ -34,9 +34,10 @@ pub(crate) struct SearchCompoundsArgs {
     /// part of one, e.g. `imatinib`, `Gleevec`, `STI-571`, `acetylsal`. At least 2
     /// characters; 2-character queries match names and synonyms exactly.
     pub query: String,
-    /// Results per page, 1–100 (default 50).
+    /// Results per page, 1–100.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 1, max = 100))]
+    #[schemars(extend("default" = 50))]
     pub page_size: Option<u32>,
     /// `pagination.cursor` from the previous page of the same query, to get the next page.
     /// Omit for the first page.
@@ -45,6 +46,7 @@ pub(crate) struct SearchCompoundsArgs {
     /// `true` returns only `id`, `name` and `molecular_formula` per hit (quick triage);
     /// default `false`.
     #[serde(default, deserialize_with = "lenient::opt_bool")]
+    #[schemars(extend("default" = false))]
     pub slim: Option<bool>,
 }
 

@@ -62,9 +62,10 @@ pub(crate) struct SearchGenesArgs {
     /// looked up in human).
     #[serde(default, deserialize_with = "species_arg")]
     pub species: Option<String>,
-    /// Results per page, 1–100 (default 50).
+    /// Results per page, 1–100.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 1, max = 100))]
+    #[schemars(extend("default" = 50))]
     pub page_size: Option<u32>,
     /// The `pagination.cursor` of the previous page of the same query and species; omit
     /// it for the first page.

@@ -60,9 +60,10 @@ pub struct FindAssociationsArgs {
     /// Optional filters: `p_value` (maximum), `source`, `tissue`.
     #[serde(default)]
     pub filters: Option<AssociationFilters>,
-    /// Maximum associations per data set, 1–500 (default 25).
+    /// Maximum associations per data set, 1–500.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 1, max = 500))]
+    #[schemars(extend("default" = 25))]
     pub limit: Option<u32>,
     /// Optional kind of entity meant, for names (e.g. `drug` for `aspirin`).
     #[serde(default)]

@@ -20,9 +20,10 @@ pub struct FindLdArgs {
     /// The variant: rsID (`rs60960132`), SPDI (`NC_000011.10:9083634:A:T`), genomic HGVS
     /// (`NC_000011.10:g.9083635A>T`) or ClinGen allele ID (`CA217534780`).
     pub variant_id: String,
-    /// Minimum r², 0–1 (default 0.8).
+    /// Minimum r² with the variant, 0–1.
     #[serde(default, deserialize_with = "lenient::opt_f64")]
     #[schemars(range(min = 0, max = 1))]
+    #[schemars(extend("default" = 0.8))]
     pub r2_threshold: Option<f64>,
     /// Optional minimum D′, 0–1.
     #[serde(default, deserialize_with = "lenient::opt_f64")]
@@ -30,10 +31,12 @@ pub struct FindLdArgs {
     pub d_prime_threshold: Option<f64>,
     /// The TopLD population: `AFR`, `EAS`, `EUR` (default) or `SAS`. TopLD has no `AMR`.
     #[serde(default)]
+    #[schemars(extend("default" = "EUR"))]
     pub ancestry: Option<String>,
-    /// Maximum variants, 1–500 (default 25).
+    /// Maximum variants, 1–500.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 1, max = 500))]
+    #[schemars(extend("default" = 25))]
     pub limit: Option<u32>,
 }
 

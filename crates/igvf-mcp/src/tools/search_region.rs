@@ -50,14 +50,17 @@ pub struct SearchRegionArgs {
     /// What to list: any of `genes`, `variants`, `regulatory_elements` (default: all).
     /// Variants are only listed for regions of at most 10 kb (the catalog's limit).
     #[serde(default, deserialize_with = "one_or_many")]
+    #[schemars(extend("default" = ["genes", "variants", "regulatory_elements"]))]
     pub include: Option<Vec<RegionContent>>,
     /// `human` (default) or `mouse`.
     #[serde(default)]
+    #[schemars(extend("default" = "human"))]
     pub organism: Option<OrganismArg>,
-    /// Maximum items per list, 1–500 (default 25). Lists cut at this limit are named in
+    /// Maximum items per list, 1–500. Lists cut at this limit are named in
     /// `truncated`.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 1, max = 500))]
+    #[schemars(extend("default" = 25))]
     pub limit: Option<u32>,
 }
 

@@ -92,6 +92,7 @@ fn check_tool(tool: &Tool) {
     }
     walk_properties(&input, &input, &mut |path, schema| {
         check_bounds(name, path, schema);
+        check_default(name, path, schema);
     });
     walk_descriptions(&input, "input", &mut |path, text| {
         check_prose(name, path, text)
@@ -231,6 +232,39 @@ fn check_bounds(tool: &str, path: &str, schema: &Value) {
         schema["maximum"].as_f64(),
         Some(high),
         "{tool}.{path}: the description states {low}–{high}; the schema's maximum must say {high}: {schema}"
+    );
+}
+
+/// The default a description states: `(default 25)`, `` `png` (default) ``,
+/// ``default `false` ``, `Default 9606.`; `None` when it states none or a contextual one
+/// ("Default: the CURIEs' taxon").
+fn stated_default(text: &str) -> Option<Value> {
+    let patterns = [
+        r"\(default (-?\d+(?:\.\d+)?)[;),]",
+        r"`([^`]+)` \(default[);]",
+        r"[Dd]efault `([^`]+)`",
+        r"[Dd]efault (-?\d+(?:\.\d+)?)\.(?:\s|$)",
+    ];
+    patterns.iter().find_map(|pattern| {
+        let captured = Regex::new(pattern).expect("regex").captures(text)?[1].to_owned();
+        Some(serde_json::from_str(&captured).unwrap_or(Value::String(captured)))
+    })
+}
+
+/// An argument whose description states its default says it in the schema too
+/// (`"default": 25`), so clients show it and a model need not read prose for it.
+fn check_default(tool: &str, path: &str, schema: &Value) {
+    let Some(stated) = schema["description"].as_str().and_then(stated_default) else {
+        return;
+    };
+    let declared = &schema["default"];
+    let same = match (declared.as_f64(), stated.as_f64()) {
+        (Some(a), Some(b)) => (a - b).abs() < f64::EPSILON,
+        _ => *declared == stated,
+    };
+    assert!(
+        same,
+        "{tool}.{path}: the description states the default {stated}; the schema must say \"default\": {stated} (it says {declared}): {schema}"
     );
 }
 
@@ -514,6 +548,54 @@ mod tests {
         let schema = json!({"type": "integer", "minimum": 1, "maximum": 100,
                             "description": "Results per page, 1–100 (default 10)."});
         check_bounds("x_search", "page_size", &schema);
+    }
+
+    #[test]
+    fn defaults_are_read_from_prose() {
+        assert_eq!(
+            stated_default("Results, 1–100 (default 50)."),
+            Some(json!(50))
+        );
+        assert_eq!(
+            stated_default("Minimum r², 0–1 (default 0.8)."),
+            Some(json!(0.8))
+        );
+        assert_eq!(
+            stated_default("Score (default 400; 700 high)."),
+            Some(json!(400))
+        );
+        assert_eq!(
+            stated_default("`png` (default), `svg`."),
+            Some(json!("png"))
+        );
+        assert_eq!(
+            stated_default("`AFR`, `EUR` (default) or `SAS`."),
+            Some(json!("EUR"))
+        );
+        assert_eq!(
+            stated_default("Slim; default `false`: the full record."),
+            Some(json!(false))
+        );
+        assert_eq!(
+            stated_default("Common names. Default 9606."),
+            Some(json!(9606))
+        );
+        assert_eq!(
+            stated_default("Default: the CURIEs' taxon, else 9606."),
+            None
+        );
+        assert_eq!(
+            stated_default("`evidence` (default; a colour per channel)"),
+            Some(json!("evidence"))
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "the schema must say \"default\": 10")]
+    fn a_default_stated_in_prose_but_not_in_the_schema_fails() {
+        let schema = json!({"type": "integer", "minimum": 1, "maximum": 100,
+                            "description": "Results per page, 1–100 (default 10)."});
+        check_default("x_search", "page_size", &schema);
     }
 
     #[test]

@@ -118,6 +118,7 @@ pub(super) struct SearchArgs {
     /// Words to search for (at least 2 characters), e.g. `kinase`.
     pub query: String,
     /// Results per page, 1–100 (default 10).
+    #[schemars(extend("default" = 10))]
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 1, max = 100))]
     pub page_size: Option<u32>,

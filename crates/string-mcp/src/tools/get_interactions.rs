@@ -25,17 +25,20 @@ pub(crate) struct GetInteractionsArgs {
     /// The protein as a STRING CURIE from string_search_proteins, e.g.
     /// `STRING:9606.ENSP00000269305` (human TP53).
     pub string_id: String,
-    /// Minimum combined score, 0–1000 (default 400; 150 low, 700 high, 900 highest): 700
+    /// Minimum combined score, 0–1000 (150 low, 700 high, 900 highest): 700
     /// keeps `combined_score` ≥ 0.7. A fraction below 1 is read on the 0–1 scale (0.7 is
     /// 700).
     #[serde(default)]
+    #[schemars(extend("default" = 400))]
     pub required_score: Option<RequiredScoreArg>,
-    /// Most partners to return, 1–10000 (default 25), the most confident kept.
+    /// Most partners to return, 1–10000, the most confident kept.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 1, max = 10000))]
+    #[schemars(extend("default" = 25))]
     pub limit: Option<u32>,
     /// `functional` (default) or `physical` (binding or co-complex only).
     #[serde(default)]
+    #[schemars(extend("default" = "functional"))]
     pub network_type: Option<NetworkType>,
 }
 

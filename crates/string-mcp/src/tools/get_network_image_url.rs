@@ -37,10 +37,12 @@ pub(crate) struct NetworkImageArgs {
     pub species: Option<SpeciesArg>,
     /// `png` (default), `svg`, or `highres_png`.
     #[serde(default)]
+    #[schemars(extend("default" = "png"))]
     pub format: Option<ImageFormat>,
-    /// Minimum combined score of a drawn edge, 0–1000 (STRING's default 400); a fraction
+    /// Minimum combined score of a drawn edge, 0–1000; a fraction
     /// below 1 is read on the 0–1 scale (0.7 is 700).
     #[serde(default)]
+    #[schemars(extend("default" = 400))]
     pub required_score: Option<RequiredScoreArg>,
     /// Extra partners STRING adds around the proteins, 0–100 (STRING's default: 10 for
     /// one protein, 0 for several).
@@ -50,9 +52,11 @@ pub(crate) struct NetworkImageArgs {
     /// Edge style: `evidence` (default; a colour per channel), `confidence` (thickness is
     /// the score) or `actions` (mode of action).
     #[serde(default)]
+    #[schemars(extend("default" = "evidence"))]
     pub network_flavor: Option<NetworkFlavor>,
     /// `functional` (default) or `physical` (binding or co-complex only).
     #[serde(default)]
+    #[schemars(extend("default" = "functional"))]
     pub network_type: Option<NetworkType>,
 }
 

@@ -22,12 +22,14 @@ pub(crate) struct SearchProteinsArgs {
     pub query: String,
     /// The organism: an NCBI taxon ID (9606 human, 10090 mouse, 10116 rat, 7227 fly, 4932
     /// yeast), a STRING genome ID (`STRG…`) or a common or Latin name (`human`, `mouse`,
-    /// `zebrafish`, `E. coli`, `Homo sapiens`). Default 9606.
+    /// `zebrafish`, `E. coli`, `Homo sapiens`).
     #[serde(default)]
+    #[schemars(extend("default" = 9606))]
     pub species: Option<SpeciesArg>,
-    /// Candidates per page, 1–100 (default 10).
+    /// Candidates per page, 1–100.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 1, max = 100))]
+    #[schemars(extend("default" = 10))]
     pub limit: Option<u32>,
     /// `pagination.cursor` of the previous page of the same search; omit for the first.
     #[serde(default)]
