@@ -11,6 +11,7 @@ pub(crate) mod ensembl;
 pub(crate) mod igvf;
 pub(crate) mod script;
 pub(crate) mod string;
+pub(crate) mod walkthrough;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,6 +41,9 @@ pub(crate) fn run(only: Option<&str>) -> anyhow::Result<()> {
         let mut failures = 0;
         for (entry, binary) in entries.iter().zip(&binaries) {
             failures += session(entry, binary).await?;
+        }
+        if only.is_none() {
+            failures += walkthrough::replay(&entries, &binaries, &crate::workspace_root()).await?;
         }
         println!();
         if failures > 0 {
