@@ -26,13 +26,7 @@ use crate::servers::{self, ServerEntry};
 use script::Expect;
 
 pub(crate) fn run(only: Option<&str>) -> anyhow::Result<()> {
-    let entries: Vec<ServerEntry> = servers::all()
-        .into_iter()
-        .filter(|e| only.is_none_or(|name| e.name == name))
-        .collect();
-    if entries.is_empty() {
-        bail!("no server named {:?}", only.unwrap_or_default());
-    }
+    let entries = servers::select(only)?;
     let binaries = build(&entries)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -55,8 +49,8 @@ pub(crate) fn run(only: Option<&str>) -> anyhow::Result<()> {
 }
 
 /// Build the server binaries and return their paths.
-fn build(entries: &[ServerEntry]) -> anyhow::Result<Vec<PathBuf>> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+pub(crate) fn build(entries: &[ServerEntry]) -> anyhow::Result<Vec<PathBuf>> {
+    let cargo = cargo();
     let root = crate::workspace_root();
     println!("Building {} server(s)…", entries.len());
     let mut build = Command::new(&cargo);
@@ -68,7 +62,7 @@ fn build(entries: &[ServerEntry]) -> anyhow::Result<Vec<PathBuf>> {
     if !status.success() {
         bail!("cargo build failed ({status})");
     }
-    let target = target_dir(&cargo, &root)?;
+    let target = target_dir()?;
     Ok(entries
         .iter()
         .map(|e| {
@@ -79,9 +73,14 @@ fn build(entries: &[ServerEntry]) -> anyhow::Result<Vec<PathBuf>> {
         .collect())
 }
 
-fn target_dir(cargo: &str, root: &Path) -> anyhow::Result<PathBuf> {
-    let output = Command::new(cargo)
-        .current_dir(root)
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+/// The workspace's target directory.
+pub(crate) fn target_dir() -> anyhow::Result<PathBuf> {
+    let output = Command::new(cargo())
+        .current_dir(crate::workspace_root())
         .args(["metadata", "--format-version", "1", "--no-deps"])
         .output()
         .context("cannot run cargo metadata")?;
@@ -93,30 +92,44 @@ fn target_dir(cargo: &str, root: &Path) -> anyhow::Result<PathBuf> {
         .context("cargo metadata has no target_directory")
 }
 
-/// Run one server's script; returns the number of steps that did not end as expected.
-async fn session(entry: &ServerEntry, binary: &Path) -> anyhow::Result<usize> {
-    let mock = MockServer::start().await;
-    let script = (entry.demo)();
-    // Every upstream the server builds must point at the mock, or the demo would reach
-    // the real network: the server's own descriptions say which variables those are.
+/// Fail unless `upstreams` (a script's `(variable, prefix)` pairs) points every upstream
+/// `entry` builds at the mock: otherwise a demo would reach the real network. The
+/// server's own descriptions say which variables those are.
+pub(crate) fn check_points_at_mock(
+    entry: &ServerEntry,
+    upstreams: &[(&'static str, &'static str)],
+) -> anyhow::Result<()> {
     for config in (entry.upstreams)()? {
         let var = config.upstream.url_var();
-        if !script.upstreams.iter().any(|(listed, _)| *listed == var) {
+        if !upstreams.iter().any(|(listed, _)| *listed == var) {
             bail!(
                 "the {} demo script does not point {var} at the mock",
                 entry.name
             );
         }
     }
-    for route in script.mocks {
+    Ok(())
+}
+
+/// A mock upstream serving `routes`; anything else gets a clear 404, never the network.
+pub(crate) async fn serve_mock(routes: Vec<Mock>) -> MockServer {
+    let mock = MockServer::start().await;
+    for route in routes {
         route.mount(&mock).await;
     }
-    // Anything the script did not anticipate gets a clear 404, never the real network.
     Mock::given(wiremock::matchers::any())
         .respond_with(ResponseTemplate::new(404).set_body_string("no demo route for this request"))
         .with_priority(u8::MAX)
         .mount(&mock)
         .await;
+    mock
+}
+
+/// Run one server's script; returns the number of steps that did not end as expected.
+async fn session(entry: &ServerEntry, binary: &Path) -> anyhow::Result<usize> {
+    let script = (entry.demo)();
+    check_points_at_mock(entry, &script.upstreams)?;
+    let mock = serve_mock(script.mocks).await;
     let urls: Vec<(&str, String)> = script
         .upstreams
         .iter()

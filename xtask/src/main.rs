@@ -5,6 +5,9 @@
 //! - `docs [--check]`: write `docs/tools.md` from the servers' tool definitions (`--check`
 //!   fails when it is stale; CI runs it).
 //! - `live`: run the opt-in tests against the real upstream APIs (network required).
+//! - `clients`: run every server, over stdio and Streamable HTTP, through third-party MCP
+//!   clients (TypeScript SDK, MCP Inspector CLI, the MCP conformance suite, Ajv strict) against
+//!   a local mock upstream. Opt-in: it needs npm, and the npm registry once.
 //! - `igvf-openapi --from <path-or-url>`: refresh the OpenAPI spec igvf-mcp embeds.
 #![expect(
     clippy::print_stdout,
@@ -12,6 +15,7 @@
     reason = "xtask is a terminal program: its output is for a person"
 )]
 
+mod clients;
 mod demo;
 mod docs;
 mod igvf_openapi;
@@ -50,6 +54,16 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         cargo_args: Vec<String>,
     },
+    /// Run every server through third-party MCP clients over stdio and HTTP (opt-in; npm).
+    ///
+    /// The TypeScript SDK, the MCP Inspector CLI, the MCP conformance suite and Ajv strict
+    /// mode, against a local mock upstream. Needs npm; the pinned clients
+    /// (xtask/clients/package.json) are installed once into <target>/clients.
+    Clients {
+        /// Only this server (e.g. string-mcp).
+        #[arg(long)]
+        only: Option<String>,
+    },
     /// Refresh the IGVF Catalog OpenAPI spec embedded by igvf-mcp (trimmed).
     IgvfOpenapi {
         /// The full spec: a file, or an http(s) URL (fetched only then).
@@ -73,6 +87,7 @@ fn main() -> ExitCode {
         Command::Demo { only } => demo::run(only.as_deref()),
         Command::Docs { check } => docs::run(check),
         Command::Live { cargo_args } => live::run(&cargo_args),
+        Command::Clients { only } => clients::run(only.as_deref()),
         Command::IgvfOpenapi { from, check } => igvf_openapi::run(&from, check),
     };
     match outcome {

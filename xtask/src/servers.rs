@@ -40,6 +40,18 @@ fn upstreams<S: McpServer>() -> Result<Vec<SourceConfig>, ConfigError> {
         .collect()
 }
 
+/// Every server, or only the one named `only` (`--only string-mcp`).
+pub(crate) fn select(only: Option<&str>) -> anyhow::Result<Vec<ServerEntry>> {
+    let entries: Vec<ServerEntry> = all()
+        .into_iter()
+        .filter(|e| only.is_none_or(|name| e.name == name))
+        .collect();
+    if entries.is_empty() {
+        anyhow::bail!("no server named {:?}", only.unwrap_or_default());
+    }
+    Ok(entries)
+}
+
 /// Every server, in the order docs and the demo present them.
 pub(crate) fn all() -> Vec<ServerEntry> {
     vec![

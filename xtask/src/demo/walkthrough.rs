@@ -15,8 +15,8 @@ use anyhow::{Context as _, bail};
 use lifesciences_core::rmcp::model::CallToolRequestParams;
 use lifesciences_core::testing::McpTestClient;
 use serde_json::{Value, json};
+use wiremock::Mock;
 use wiremock::matchers::{body_json, method, path, query_param};
-use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use super::script::fixture;
 use crate::servers::ServerEntry;
@@ -173,23 +173,15 @@ pub(crate) async fn replay(
     if calls.is_empty() {
         bail!("{PAGE} shows no calls");
     }
-    let mock = MockServer::start().await;
     let mut upstreams = Vec::new();
+    let mut routes = extra_mocks();
     for entry in entries {
         let script = (entry.demo)();
+        super::check_points_at_mock(entry, &script.upstreams)?;
         upstreams.extend(script.upstreams);
-        for route in script.mocks {
-            route.mount(&mock).await;
-        }
+        routes.extend(script.mocks);
     }
-    for route in extra_mocks() {
-        route.mount(&mock).await;
-    }
-    Mock::given(wiremock::matchers::any())
-        .respond_with(ResponseTemplate::new(404).set_body_string("no demo route for this request"))
-        .with_priority(u8::MAX)
-        .mount(&mock)
-        .await;
+    let mock = super::serve_mock(routes).await;
     let urls: Vec<(&str, String)> = upstreams
         .iter()
         .map(|(var, prefix)| (*var, format!("{}{prefix}", mock.uri())))
