@@ -58,7 +58,7 @@ enum Command {
     ///
     /// The TypeScript SDK, the MCP Inspector CLI, the MCP conformance suite and Ajv strict
     /// mode, against a local mock upstream. Needs npm; the pinned clients
-    /// (xtask/clients/package.json) are installed once into <target>/clients.
+    /// (xtask/clients/package.json) are installed once into `<target>/clients`.
     Clients {
         /// Only this server (e.g. string-mcp).
         #[arg(long)]

@@ -2,7 +2,7 @@
 //! runs, sent to the client as `notifications/message` at the level the client chose with
 //! `logging/setLevel` (warnings and errors until it chooses).
 //!
-//! [`Served`](crate::server::Served) runs every tool call inside [`scope`], which names
+//! [`Served`](crate::server::Served) runs every tool call inside `scope`, which names
 //! the session to tell; code anywhere below the tool (the HTTP client's retries and
 //! pauses, the cross-reference registry, a server's fallbacks) calls [`notify`] without
 //! knowing about sessions. Outside a tool call (`check`, unit tests) [`notify`] does
