@@ -52,6 +52,9 @@ pub enum UpstreamFailure {
     TooLarge { limit: u64 },
     /// The body was not the JSON we expected; `path` is where decoding failed.
     Decode { path: String, detail: String },
+    /// The upstream redirected to a place this server does not follow: another host, or
+    /// too many hops.
+    Redirect { detail: String },
 }
 
 impl UpstreamFailure {
@@ -59,6 +62,16 @@ impl UpstreamFailure {
     pub(crate) fn from_reqwest(error: &reqwest::Error, timeout: Duration) -> Self {
         if error.is_timeout() {
             return Self::Timeout { after: timeout };
+        }
+        if error.is_redirect() {
+            // The innermost cause is the policy's own sentence ("refused redirect to …").
+            let mut innermost: &dyn std::error::Error = error;
+            while let Some(inner) = innermost.source() {
+                innermost = inner;
+            }
+            return Self::Redirect {
+                detail: innermost.to_string(),
+            };
         }
         let detail = error_chain(error);
         if error.is_connect() {
@@ -75,7 +88,7 @@ impl UpstreamFailure {
         match self {
             Self::Status { status, .. } => matches!(status, 429 | 500 | 502 | 503 | 504),
             Self::Timeout { .. } | Self::Connect { .. } | Self::Transport { .. } => true,
-            Self::TooLarge { .. } | Self::Decode { .. } => false,
+            Self::TooLarge { .. } | Self::Decode { .. } | Self::Redirect { .. } => false,
         }
     }
 
@@ -88,6 +101,7 @@ impl UpstreamFailure {
             Self::Transport { .. } => "the connection broke".to_owned(),
             Self::TooLarge { limit } => format!("a body over {} bytes", limit),
             Self::Decode { .. } => "an unreadable body".to_owned(),
+            Self::Redirect { .. } => "a redirect elsewhere".to_owned(),
         }
     }
 
@@ -306,9 +320,12 @@ impl ApiError {
             | Self::AmbiguousQuery(g)
             | Self::InvalidInput(g) => ErrorBody {
                 code: self.code(),
-                message: g.message.clone(),
-                recovery_hint: g.recovery_hint.clone(),
-                invalid_input: g.invalid_input.clone(),
+                message: shorten(&g.message, MAX_MESSAGE_CHARS),
+                recovery_hint: shorten(&g.recovery_hint, MAX_MESSAGE_CHARS),
+                invalid_input: g
+                    .invalid_input
+                    .as_deref()
+                    .map(|input| shorten(input, MAX_ECHO_CHARS)),
                 retry_after_secs: None,
                 suggestions: g.suggestions.clone(),
             },
@@ -431,10 +448,26 @@ fn describe_upstream(upstream: &str, failure: &UpstreamFailure, attempts: u32) -
             ),
             "Narrow the request (a smaller limit, page size or region) and call again.".to_owned(),
         ),
-        UpstreamFailure::Decode { path, detail } => (
+        UpstreamFailure::Redirect { detail } => (
             format!(
-                "{upstream} sent a response this server could not read (at `{path}`: {detail})."
+                "{upstream} answered with a redirect this server does not follow: {detail}. \
+                 Redirects are followed only within {upstream}'s own host, at most 3 in a row."
             ),
+            format!(
+                "{upstream} may have moved; check the configured base URL of {upstream}, and \
+                 report it if the default URL is the one redirected."
+            ),
+        ),
+        // The decoder's own words ("invalid type: map, expected a sequence") and the JSON
+        // path are for the log, where the HTTP client wrote them; the agent gets the fact.
+        // A model that recognises what the upstream said instead (STRING's error reports)
+        // words it for the agent, starting with the upstream's name, and that is kept.
+        UpstreamFailure::Decode { detail, .. } => (
+            if detail.starts_with(&format!("{upstream} ")) {
+                format!("{}.", detail.trim_end_matches('.'))
+            } else {
+                format!("{upstream} answered with a body that is not the JSON it documents.")
+            },
             format!(
                 "{upstream} may be having trouble or may have changed its response format; \
                  retry later, and report it if it persists."
@@ -443,18 +476,39 @@ fn describe_upstream(upstream: &str, failure: &UpstreamFailure, attempts: u32) -
     }
 }
 
+/// The most of the caller's own input an envelope echoes in `invalid_input`.
+const MAX_ECHO_CHARS: usize = 200;
+/// The longest message or hint of an envelope (a message may quote the caller's input).
+const MAX_MESSAGE_CHARS: usize = 1000;
+
+/// `text` cut to `max` characters, an ellipsis marking the cut.
+fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+/// What an upstream's error body adds to a message: up to 200 characters of its text, or
+/// nothing useful from an HTML page (a proxy's or a load balancer's error page) but that
+/// it was one.
 fn excerpt(body: &str) -> String {
     let trimmed = body.trim();
     if trimmed.is_empty() {
         return String::new();
     }
-    let short: String = trimmed.chars().take(200).collect();
-    let ellipsis = if short.len() < trimmed.len() {
-        "…"
-    } else {
-        ""
-    };
-    format!(": {short}{ellipsis}")
+    let lower: String = trimmed
+        .chars()
+        .take(100)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if lower.starts_with("<!doctype html")
+        || lower.starts_with("<html")
+        || lower.starts_with("<head")
+    {
+        return " (an HTML error page)".to_owned();
+    }
+    format!(": {}", shorten(trimmed, 200))
 }
 
 /// Lets a `#[tool]` fn return `Result<Json<T>, ApiError>`: errors become `isError: true`
@@ -669,9 +723,25 @@ mod tests {
     }
 
     #[test]
+    fn a_huge_input_is_echoed_cut_to_200_characters() {
+        let huge = "x".repeat(1_000_000);
+        let e =
+            ApiError::invalid_input(format!("'{huge}' is not valid."), "Fix it.", huge.as_str());
+        let body = e.to_envelope().error;
+        let echoed = body.invalid_input.unwrap();
+        assert_eq!(echoed.chars().count(), 201);
+        assert!(echoed.ends_with('…'));
+        assert!(body.message.chars().count() <= 1001);
+    }
+
+    #[test]
     fn excerpt_is_short_and_marks_truncation() {
         assert_eq!(excerpt("  "), "");
         assert_eq!(excerpt("boom"), ": boom");
+        assert_eq!(
+            excerpt("<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1>"),
+            " (an HTML error page)"
+        );
         let long = "x".repeat(500);
         let e = excerpt(&long);
         assert!(e.ends_with('…'));

@@ -595,12 +595,41 @@ async fn status_failure(status: StatusCode, response: reqwest::Response) -> Upst
     }
 }
 
+/// Most redirects followed for one request.
+const MAX_REDIRECTS: usize = 3;
+
+/// Redirects are followed only within the configured upstream: the same host and port,
+/// or an `http` → `https` upgrade of the same host, at most [`MAX_REDIRECTS`] hops. A
+/// redirect anywhere else is refused without a request (and without a DNS look-up), and
+/// the call fails naming where it was sent.
+fn redirect_policy(base: &Url) -> reqwest::redirect::Policy {
+    let host = base.host_str().map(str::to_ascii_lowercase);
+    let scheme = base.scheme().to_owned();
+    let port = base.port_or_known_default();
+    reqwest::redirect::Policy::custom(move |attempt| {
+        let next = attempt.url();
+        let same_host = next.host_str().map(str::to_ascii_lowercase) == host;
+        let same_origin = next.scheme() == scheme && next.port_or_known_default() == port;
+        let upgrade = scheme == "http" && next.scheme() == "https" && next.port().is_none();
+        if attempt.previous().len() > MAX_REDIRECTS {
+            let refused = format!("more than {MAX_REDIRECTS} redirects, the last to {next}");
+            attempt.error(refused)
+        } else if same_host && (same_origin || upgrade) {
+            attempt.follow()
+        } else {
+            let refused = format!("refused redirect to {next}");
+            attempt.error(refused)
+        }
+    })
+}
+
 #[expect(
     clippy::disallowed_methods,
     reason = "the one place in the workspace that builds an HTTP client"
 )]
 fn build_reqwest(config: &SourceConfig) -> Result<reqwest::Client, String> {
     reqwest::Client::builder()
+        .redirect(redirect_policy(&config.base_url))
         .user_agent(config.user_agent.clone())
         .connect_timeout(config.timeout.min(Duration::from_secs(10)))
         .pool_max_idle_per_host(config.max_concurrent.max(1))

@@ -92,6 +92,81 @@ async fn persistent_503_is_upstream_error_after_at_most_4_requests() {
     );
 }
 
+// ---------------------------------------------------------------------------------------
+// Redirects
+
+#[tokio::test]
+async fn a_redirect_within_the_upstream_is_followed() {
+    let server = mock_upstream().await;
+    Mock::given(path("/old"))
+        .respond_with(ResponseTemplate::new(301).insert_header("location", "/new"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(path("/new"))
+        .respond_with(ok_json())
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Items", &server.uri()));
+    assert_eq!(get(&c, "old").await.unwrap(), json!({"ok": true}));
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_host_is_refused_once_naming_the_location() {
+    let server = mock_upstream().await;
+    // Another host (here another port of the loopback): it must never be asked.
+    let elsewhere = mock_upstream().await;
+    let location = format!("{}/stolen", elsewhere.uri());
+    Mock::given(path("/moved"))
+        .respond_with(ResponseTemplate::new(301).insert_header("location", location.as_str()))
+        .expect(1)
+        .mount(&server)
+        .await;
+    // An unresolvable name is refused before any DNS look-up.
+    Mock::given(path("/nowhere"))
+        .respond_with(
+            ResponseTemplate::new(302).insert_header("location", "http://no-such-host.invalid/x"),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Items", &server.uri()));
+    let err = get(&c, "moved").await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::UpstreamError);
+    assert_eq!(attempts(&err), 1, "a refused redirect is not retried");
+    let body = err.to_envelope().error;
+    assert!(body.message.contains(&location), "{}", body.message);
+    let err = get(&c, "nowhere").await.unwrap_err();
+    assert!(
+        err.to_envelope()
+            .error
+            .message
+            .contains("no-such-host.invalid"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn a_redirect_loop_within_the_upstream_stops_after_three_hops() {
+    let server = mock_upstream().await;
+    Mock::given(path("/loop"))
+        .respond_with(ResponseTemplate::new(302).insert_header("location", "/loop"))
+        .expect(4)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Items", &server.uri()));
+    let err = get(&c, "loop").await.unwrap_err();
+    assert_eq!(err.code(), ErrorCode::UpstreamError);
+    assert!(
+        err.to_envelope()
+            .error
+            .message
+            .contains("more than 3 redirects"),
+        "{err}"
+    );
+}
+
 #[tokio::test]
 async fn other_4xx_are_never_retried() {
     let server = mock_upstream().await;
@@ -560,7 +635,7 @@ struct Partner {
 }
 
 #[tokio::test]
-async fn malformed_json_is_upstream_error_and_the_log_names_the_path() {
+async fn malformed_json_is_upstream_error_in_plain_words_and_the_log_names_the_path() {
     let server = mock_upstream().await;
     Mock::given(path("/network"))
         .respond_with(
@@ -587,7 +662,12 @@ async fn malformed_json_is_upstream_error_and_the_log_names_the_path() {
     };
     assert_eq!(path, "[1].score");
     assert_eq!(err.code(), ErrorCode::UpstreamError);
-    assert!(err.to_envelope().error.message.contains("[1].score"));
+    // The agent reads plain words; the decoder's text and the path go to the log.
+    let message = err.to_envelope().error.message;
+    assert_eq!(
+        message,
+        "STRING answered with a body that is not the JSON it documents."
+    );
     let err = c
         .get_json::<Vec<Partner>>("truncated", &[])
         .await
