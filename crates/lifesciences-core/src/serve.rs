@@ -15,7 +15,7 @@ use rmcp::{ServerHandler, ServiceExt as _};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::sync::CancellationToken;
 
-use crate::server::{McpServer, Served};
+use crate::server::{InFlight, McpServer, Served};
 
 /// Errors that end a server run.
 pub type ServeError = Box<dyn std::error::Error + Send + Sync>;
@@ -85,14 +85,35 @@ impl HttpOptions {
 pub struct HttpServer {
     /// The bound address (useful with port 0).
     pub local_addr: SocketAddr,
-    shutdown: CancellationToken,
+    /// Stops accepting connections.
+    accepting: CancellationToken,
+    /// Ends the MCP sessions (and their streams).
+    sessions: CancellationToken,
+    in_flight: InFlight,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
 impl HttpServer {
-    /// Stop accepting, end the sessions, and let in-flight requests finish.
-    pub fn shutdown(&self) {
-        self.shutdown.cancel();
+    /// Stop accepting connections, let the tool calls in flight finish (for at most
+    /// `grace`), then end the sessions. A call still running after `grace` is dropped with
+    /// its session.
+    pub async fn shutdown(&self, grace: Duration) {
+        self.accepting.cancel();
+        let running = self.in_flight.running();
+        if running > 0 {
+            tracing::info!(running, "letting the tool calls in flight finish");
+            if tokio::time::timeout(grace, self.in_flight.drained())
+                .await
+                .is_err()
+            {
+                tracing::warn!(
+                    running = self.in_flight.running(),
+                    "tool calls still running after {} s are dropped",
+                    grace.as_secs()
+                );
+            }
+        }
+        self.sessions.cancel();
     }
 
     /// Wait until the server has stopped.
@@ -123,7 +144,8 @@ pub async fn start_http<S: McpServer>(
     server: S,
     options: HttpOptions,
 ) -> Result<HttpServer, ServeError> {
-    let shutdown = CancellationToken::new();
+    let accepting = CancellationToken::new();
+    let sessions = CancellationToken::new();
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(options.extra_allowed_hosts.iter().cloned());
     if let Some((host, _)) = options.addr.rsplit_once(':')
@@ -137,13 +159,14 @@ pub async fn start_http<S: McpServer>(
     // transport spec's "MUST validate Origin"); clients that send none are not browsers.
     let origins = allowed_origins(&hosts);
     let config = StreamableHttpServerConfig::default()
-        .with_cancellation_token(shutdown.child_token())
+        .with_cancellation_token(sessions.child_token())
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins)
         .with_max_request_body_bytes(options.max_request_body_bytes);
     // One server value shared by every session: they share the HTTP clients, so the
     // rate limits, caches and coalescing hold across sessions; each has its log level.
     let served = Served::new(server);
+    let in_flight = served.in_flight();
     let service = StreamableHttpService::new(
         move || Ok(served.new_session()),
         LocalSessionManager::default().into(),
@@ -184,7 +207,7 @@ pub async fn start_http<S: McpServer>(
         server = S::NAME,
         "Streamable HTTP on http://{local_addr}/mcp"
     );
-    let stop = shutdown.clone();
+    let stop = accepting.clone();
     let task = tokio::spawn(async move {
         axum::serve(listener, app)
             .with_graceful_shutdown(async move { stop.cancelled().await })
@@ -192,7 +215,9 @@ pub async fn start_http<S: McpServer>(
     });
     Ok(HttpServer {
         local_addr,
-        shutdown,
+        accepting,
+        sessions,
+        in_flight,
         task,
     })
 }
@@ -220,13 +245,17 @@ fn allowed_origins(hosts: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Serve HTTP until SIGINT or SIGTERM, then shut down gracefully (in-flight requests get
-/// a few seconds to finish).
+/// How long a shutdown lets the tool calls in flight finish.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// Serve HTTP until SIGINT or SIGTERM, then shut down gracefully: no new connections,
+/// the tool calls in flight finish (within [`SHUTDOWN_GRACE`]) and are answered, then the
+/// sessions end.
 pub async fn serve_http<S: McpServer>(server: S, options: HttpOptions) -> Result<(), ServeError> {
     let running = start_http(server, options).await?;
     shutdown_signal().await;
     tracing::info!("signal received: shutting down");
-    running.shutdown();
+    running.shutdown(SHUTDOWN_GRACE).await;
     match tokio::time::timeout(Duration::from_secs(10), running.wait()).await {
         Ok(result) => result,
         Err(_) => {

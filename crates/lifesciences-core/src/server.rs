@@ -98,6 +98,60 @@ pub struct Served<S> {
     router: Arc<ToolRouter<S>>,
     /// The log level this session's client asked for.
     level: SessionLevel,
+    /// Tool calls running, across every session of this server.
+    in_flight: InFlight,
+}
+
+/// The tool calls running in every session of one server, so a shutdown can let them
+/// finish before it closes the sessions.
+#[derive(Debug, Clone, Default)]
+pub struct InFlight(Arc<InFlightState>);
+
+#[derive(Debug, Default)]
+struct InFlightState {
+    running: std::sync::atomic::AtomicUsize,
+    idle: tokio::sync::Notify,
+}
+
+impl InFlight {
+    /// How many tool calls are running.
+    pub fn running(&self) -> usize {
+        self.0.running.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Wait until no tool call is running.
+    pub async fn drained(&self) {
+        loop {
+            let idle = self.0.idle.notified();
+            if self.running() == 0 {
+                return;
+            }
+            idle.await;
+        }
+    }
+
+    fn start(&self) -> CallGuard {
+        self.0
+            .running
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        CallGuard(self.clone())
+    }
+}
+
+/// One running tool call; its end (answered, failed or dropped) is counted.
+struct CallGuard(InFlight);
+
+impl Drop for CallGuard {
+    fn drop(&mut self) {
+        let state = &(self.0).0;
+        if state
+            .running
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst)
+            == 1
+        {
+            state.idle.notify_waiters();
+        }
+    }
 }
 
 impl<S: McpServer> std::fmt::Debug for Served<S> {
@@ -115,7 +169,13 @@ impl<S: McpServer> Served<S> {
             server,
             router: Arc::new(prepare_tools(S::router())),
             level: SessionLevel::new(),
+            in_flight: InFlight::default(),
         }
+    }
+
+    /// The tool calls running in every session of this server.
+    pub fn in_flight(&self) -> InFlight {
+        self.in_flight.clone()
     }
 
     /// The same server for another session: shared upstream clients and tools, its own
@@ -125,6 +185,7 @@ impl<S: McpServer> Served<S> {
             server: self.server.clone(),
             router: Arc::clone(&self.router),
             level: SessionLevel::new(),
+            in_flight: self.in_flight.clone(),
         }
     }
 }
@@ -153,6 +214,7 @@ impl<S: McpServer> ServerHandler for Served<S> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let _running = self.in_flight.start();
         let peer = context.peer.clone();
         let tool = request.name.clone();
         let call = ToolCallContext::new(&self.server, request, context);

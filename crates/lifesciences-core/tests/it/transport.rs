@@ -5,8 +5,10 @@ use std::time::Duration;
 
 use lifesciences_core::Served;
 use lifesciences_core::serve::{self, HttpOptions};
-use lifesciences_core::testing::TestServer;
+use lifesciences_core::testing::{TestServer, mock_upstream};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use wiremock::matchers::path;
+use wiremock::{Mock, ResponseTemplate};
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
 
@@ -124,7 +126,7 @@ async fn http_serves_health_mcp_and_keeps_the_host_allow_list() {
     let local = raw_http(addr, with_origin("http://localhost:5173")).await;
     assert!(local.starts_with("HTTP/1.1 200"), "{local}");
 
-    running.shutdown();
+    running.shutdown(Duration::from_secs(1)).await;
     tokio::time::timeout(Duration::from_secs(5), running.wait())
         .await
         .expect("graceful shutdown in time")
@@ -152,5 +154,67 @@ async fn http_accepts_extra_hosts_when_told_and_caps_request_bodies() {
     );
     let refused = raw_http(addr, request).await;
     assert!(refused.starts_with("HTTP/1.1 413"), "{refused}");
-    running.shutdown();
+    running.shutdown(Duration::from_secs(1)).await;
+}
+
+/// A POST to `/mcp` of one JSON-RPC message, in `session` when given.
+fn post(addr: std::net::SocketAddr, session: Option<&str>, body: &str) -> String {
+    let session = session
+        .map(|id| format!("Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n"))
+        .unwrap_or_default();
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\n{session}Content-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[tokio::test]
+async fn a_shutdown_lets_the_calls_in_flight_finish_and_answers_them() {
+    let upstream = mock_upstream().await;
+    Mock::given(path("/items/42"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(serde_json::json!({"number": 42}))
+                .set_delay(Duration::from_millis(1500)),
+        )
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    let running = serve::start_http(
+        TestServer::for_mock(&upstream.uri()),
+        HttpOptions::new("127.0.0.1:0"),
+    )
+    .await
+    .unwrap();
+    let addr = running.local_addr;
+
+    let init = raw_http(addr, post(addr, None, INITIALIZE)).await;
+    let session = init
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .starts_with("mcp-session-id:")
+                .then(|| l.split_once(':').unwrap().1.trim().to_owned())
+        })
+        .unwrap_or_else(|| panic!("no session id: {init}"));
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let accepted = raw_http(addr, post(addr, Some(&session), initialized)).await;
+    assert!(accepted.starts_with("HTTP/1.1 202"), "{accepted}");
+
+    let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"items_get_item","arguments":{"item_id":"ITEM:42"}}}"#;
+    let request = post(addr, Some(&session), call);
+    let answer = tokio::spawn(async move { raw_http(addr, request).await });
+    // The call is waiting for its upstream when the shutdown begins.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    running.shutdown(Duration::from_secs(10)).await;
+    let answer = answer.await.unwrap();
+    assert!(
+        answer.contains(r#""id":2"#) && answer.contains(r#""structuredContent""#),
+        "the call in flight is answered: {answer}"
+    );
+    tokio::time::timeout(Duration::from_secs(5), running.wait())
+        .await
+        .expect("stopped in time")
+        .unwrap();
 }
