@@ -51,6 +51,16 @@ enum Command {
         /// names are always accepted; others are refused to prevent DNS rebinding.
         #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
         allow_host: Vec<String>,
+        /// Close an HTTP session after this many seconds without a request (its client
+        /// initializes again).
+        #[arg(long, value_name = "SECONDS", default_value_t = 1800, requires = "http",
+              value_parser = clap::value_parser!(u64).range(1..=86_400))]
+        session_idle_secs: u64,
+        /// Most HTTP sessions at once; beyond it a new session gets 503 with Retry-After
+        /// while the others keep working.
+        #[arg(long, value_name = "N", default_value_t = 1000, requires = "http",
+              value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        max_sessions: u64,
     },
     /// List the tools (name, title, one line); --json prints the full definitions.
     Tools {
@@ -212,9 +222,13 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
         Some(Command::Serve {
             http: Some(addr),
             allow_host,
+            session_idle_secs,
+            max_sessions,
         }) => {
             let mut options = HttpOptions::new(addr);
             options.extra_allowed_hosts = allow_host;
+            options.session_idle = std::time::Duration::from_secs(session_idle_secs);
+            options.max_sessions = usize::try_from(max_sessions).unwrap_or(usize::MAX);
             serve::serve_http(server, options).await
         }
         Some(Command::Call { tool, args }) => return call::<S>(server, &tool, &args, out).await,

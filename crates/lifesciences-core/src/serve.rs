@@ -6,7 +6,11 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
+
+use axum::extract::Request;
+use axum::middleware::Next;
 
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
@@ -67,15 +71,29 @@ pub struct HttpOptions {
     pub extra_allowed_hosts: Vec<String>,
     /// Largest accepted request body.
     pub max_request_body_bytes: usize,
+    /// A session without a request for this long is closed (its client must initialize
+    /// again).
+    pub session_idle: Duration,
+    /// Most sessions alive at once. At the cap a new session is refused with 503 and a
+    /// `Retry-After`; the sessions alive keep working.
+    pub max_sessions: usize,
 }
 
+/// Default [`HttpOptions::session_idle`]: 30 minutes.
+pub const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
+/// Default [`HttpOptions::max_sessions`]: about 55 MB of sessions at most.
+pub const DEFAULT_MAX_SESSIONS: usize = 1000;
+
 impl HttpOptions {
-    /// Defaults: loopback hosts only, 1 MiB request bodies.
+    /// Defaults: loopback hosts only, 1 MiB request bodies, sessions closed after 30
+    /// minutes idle, at most 1000 sessions.
     pub fn new(addr: impl Into<String>) -> Self {
         Self {
             addr: addr.into(),
             extra_allowed_hosts: Vec::new(),
             max_request_body_bytes: 1024 * 1024,
+            session_idle: DEFAULT_SESSION_IDLE,
+            max_sessions: DEFAULT_MAX_SESSIONS,
         }
     }
 }
@@ -167,11 +185,19 @@ pub async fn start_http<S: McpServer>(
     // rate limits, caches and coalescing hold across sessions; each has its log level.
     let served = Served::new(server);
     let in_flight = served.in_flight();
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(options.session_idle);
+    let manager = Arc::new(manager);
     let service = StreamableHttpService::new(
         move || Ok(served.new_session()),
-        LocalSessionManager::default().into(),
+        Arc::clone(&manager),
         config,
     );
+    let limit = options.max_sessions;
+    let guard = axum::middleware::from_fn(move |request: Request, next: Next| {
+        let manager = Arc::clone(&manager);
+        async move { guard_sessions(&manager, limit, request, next).await }
+    });
     let health = format!(
         r#"{{"status":"ok","server":"{}","version":"{}"}}"#,
         S::NAME,
@@ -190,7 +216,10 @@ pub async fn start_http<S: McpServer>(
                 }
             }),
         )
-        .nest_service("/mcp", service);
+        .nest_service(
+            "/mcp",
+            axum::Router::new().fallback_service(service).layer(guard),
+        );
     let listener = tokio::net::TcpListener::bind(options.addr.as_str())
         .await
         .map_err(|source| BindError {
@@ -220,6 +249,62 @@ pub async fn start_http<S: McpServer>(
         in_flight,
         task,
     })
+}
+
+/// What the session manager of rmcp 3.9 does not: a `DELETE` of a session it does not
+/// have is 404 (rmcp answers 202), and a new session beyond `limit` is 503 with a
+/// `Retry-After` instead of more memory.
+async fn guard_sessions(
+    manager: &LocalSessionManager,
+    limit: usize,
+    request: Request,
+    next: Next,
+) -> axum::response::Response {
+    use axum::http::{Method, StatusCode, header};
+    use axum::response::IntoResponse as _;
+    let session = request
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(ToOwned::to_owned);
+    let jsonrpc_error = |status: StatusCode, message: String| {
+        let body = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": -32000, "message": message},
+        });
+        let mut response = (
+            status,
+            [(header::CONTENT_TYPE, "application/json")],
+            body.to_string(),
+        )
+            .into_response();
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from_static("60"));
+        }
+        response
+    };
+    match (request.method(), session) {
+        (&Method::DELETE, Some(id)) if !manager.sessions.read().await.contains_key(id.as_str()) => {
+            jsonrpc_error(
+                StatusCode::NOT_FOUND,
+                format!("no session {id}: it ended or never existed"),
+            )
+        }
+        (&Method::POST, None) if manager.sessions.read().await.len() >= limit => {
+            tracing::warn!(limit, "refusing a new session: at the session cap");
+            jsonrpc_error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "this server already has {limit} sessions, its cap; retry in a minute \
+                     (idle sessions close on their own)"
+                ),
+            )
+        }
+        _ => next.run(request).await,
+    }
 }
 
 /// The `Origin` values accepted: `http` and `https` pages from each allowed host, on any

@@ -218,3 +218,66 @@ async fn a_shutdown_lets_the_calls_in_flight_finish_and_answers_them() {
         .expect("stopped in time")
         .unwrap();
 }
+
+fn session_id(response: &str) -> Option<String> {
+    response.lines().find_map(|l| {
+        l.to_ascii_lowercase()
+            .starts_with("mcp-session-id:")
+            .then(|| l.split_once(':').unwrap().1.trim().to_owned())
+    })
+}
+
+fn delete(addr: std::net::SocketAddr, session: &str) -> String {
+    format!(
+        "DELETE /mcp HTTP/1.1\r\nHost: {addr}\r\nMcp-Session-Id: {session}\r\n\
+         Mcp-Protocol-Version: 2025-11-25\r\nConnection: close\r\n\r\n"
+    )
+}
+
+#[tokio::test]
+async fn sessions_are_capped_expire_when_idle_and_an_unknown_one_is_404() {
+    let mut options = HttpOptions::new("127.0.0.1:0");
+    options.max_sessions = 2;
+    options.session_idle = Duration::from_millis(400);
+    let running = serve::start_http(TestServer::for_mock("http://127.0.0.1:9"), options)
+        .await
+        .unwrap();
+    let addr = running.local_addr;
+
+    let first = raw_http(addr, post(addr, None, INITIALIZE)).await;
+    let second = raw_http(addr, post(addr, None, INITIALIZE)).await;
+    let first = session_id(&first).expect("first session");
+    assert!(session_id(&second).is_some(), "{second}");
+    // At the cap: refused, with a JSON-RPC error and a time to come back.
+    let third = raw_http(addr, post(addr, None, INITIALIZE)).await;
+    assert!(third.starts_with("HTTP/1.1 503"), "{third}");
+    assert!(
+        third.to_ascii_lowercase().contains("retry-after: 60"),
+        "{third}"
+    );
+    assert!(
+        third.contains(r#""jsonrpc":"2.0""#) && third.contains("its cap"),
+        "{third}"
+    );
+
+    // Ending one makes room; ending it twice is 404 the second time.
+    let ended = raw_http(addr, delete(addr, &first)).await;
+    assert!(ended.starts_with("HTTP/1.1 202"), "{ended}");
+    let again = raw_http(addr, delete(addr, &first)).await;
+    assert!(again.starts_with("HTTP/1.1 404"), "{again}");
+    let third = raw_http(addr, post(addr, None, INITIALIZE)).await;
+    let third = session_id(&third).expect("room for a new session");
+
+    // Idle sessions close on their own: afterwards they are unknown, and there is room.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let gone = raw_http(addr, delete(addr, &third)).await;
+    assert!(
+        gone.starts_with("HTTP/1.1 404"),
+        "an idle session expires: {gone}"
+    );
+    for _ in 0..2 {
+        let fresh = raw_http(addr, post(addr, None, INITIALIZE)).await;
+        assert!(session_id(&fresh).is_some(), "{fresh}");
+    }
+    running.shutdown(Duration::from_secs(1)).await;
+}
