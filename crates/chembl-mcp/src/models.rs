@@ -9,6 +9,7 @@
 //! identifiers may come as numbers. The `lenient` deserializers accept every form and turn
 //! anything unreadable into `None` rather than failing the whole response.
 
+use lifesciences_core::{Answer, Row};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
@@ -288,6 +289,9 @@ pub(crate) struct UniChemAnswer {
     /// The matched compounds (one for a source-ID query); absent when nothing matched.
     #[serde(default, deserialize_with = "lenient::list")]
     pub compounds: Vec<UniChemCompound>,
+    /// `Success`, or what went wrong; present in every answer.
+    #[serde(default)]
+    pub response: Option<String>,
 }
 
 /// One UniChem compound.
@@ -315,6 +319,56 @@ pub(crate) struct UniChemSource {
     /// E.g. `drugbank`; used when `id` is missing.
     #[serde(default, rename = "shortName")]
     pub short_name: Option<String>,
+}
+
+// What makes each answer one ChEMBL or UniChem documents: a wrong shape that still decodes
+// (lists and metadata here are lenient) is an upstream error, never "no results".
+
+/// The record's ChEMBL ID is required: a wrong shape already fails to decode.
+impl Answer for Molecule {}
+
+/// Every ChEMBL list answer carries `page_meta`, even when empty.
+fn page_without_meta(meta: Option<&PageMeta>, rows: usize, what: &str) -> Option<String> {
+    (meta.is_none() && rows == 0).then(|| format!("no {what} and no page_meta"))
+}
+
+impl Answer for MoleculePage {
+    fn unusable(&self) -> Option<String> {
+        page_without_meta(self.page_meta.as_ref(), self.molecules.len(), "molecules")
+    }
+}
+
+impl Answer for MechanismPage {
+    fn unusable(&self) -> Option<String> {
+        page_without_meta(self.page_meta.as_ref(), self.mechanisms.len(), "mechanisms")
+    }
+}
+
+impl Row for Target {
+    fn usable(&self) -> bool {
+        self.target_chembl_id.is_some()
+    }
+}
+
+impl Answer for TargetPage {
+    fn unusable(&self) -> Option<String> {
+        self.targets.unusable()
+    }
+}
+
+impl Answer for ChemblIdLookup {
+    fn unusable(&self) -> Option<String> {
+        (self.entity_type.is_none() && self.status.is_none())
+            .then(|| "neither entity_type nor status".to_owned())
+    }
+}
+
+/// UniChem's answers name their outcome (`response`), found or not.
+impl Answer for UniChemAnswer {
+    fn unusable(&self) -> Option<String> {
+        (self.response.is_none() && self.compounds.is_empty())
+            .then(|| "no compounds and no response".to_owned())
+    }
 }
 
 #[cfg(test)]

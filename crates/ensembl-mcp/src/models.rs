@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use lifesciences_core::{Answer, Row};
 use serde::{Deserialize, Deserializer};
 
 /// One object of `GET /lookup/id/:id` or one value of `POST /lookup/id`: a Gene,
@@ -213,6 +214,59 @@ fn strings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
             .filter_map(Scalar::into_string)
             .collect(),
     })
+}
+
+// What makes each answer one Ensembl documents: a wrong shape that still decodes (every
+// field here is optional) is an upstream error, never "not found" or "no results".
+
+/// A looked-up object always has its species and its place.
+impl Row for LookupObject {
+    fn usable(&self) -> bool {
+        self.species.is_some() || self.seq_region_name.is_some() || self.start.is_some()
+    }
+}
+
+impl Answer for LookupObject {
+    fn unusable(&self) -> Option<String> {
+        (!self.usable()).then(|| "an object with no species, region or start".to_owned())
+    }
+}
+
+impl Row for XrefEntry {
+    fn usable(&self) -> bool {
+        !self.dbname.is_empty() && self.primary_id.is_some()
+    }
+}
+
+impl Row for XrefSymbolHit {
+    fn usable(&self) -> bool {
+        !self.id.is_empty()
+    }
+}
+
+impl Answer for SpeciesList {
+    fn unusable(&self) -> Option<String> {
+        self.species
+            .iter()
+            .all(|s| s.name.is_empty())
+            .then(|| "a species list with no named species".to_owned())
+    }
+}
+
+impl Row for EbiEntry {
+    fn usable(&self) -> bool {
+        self.id.is_some()
+    }
+}
+
+/// EBI Search always says how many hits there are.
+impl Answer for EbiSearchResult {
+    fn unusable(&self) -> Option<String> {
+        if self.hit_count.is_none() {
+            return Some("a search answer without hitCount".to_owned());
+        }
+        self.entries.unusable()
+    }
 }
 
 #[cfg(test)]

@@ -395,7 +395,7 @@ impl IgvfClient {
         limit: u32,
     ) -> Result<Vec<T>, ApiError>
     where
-        T: DeserializeOwned + Send + 'static,
+        T: DeserializeOwned + lifesciences_core::Row + Send + 'static,
     {
         let endpoint = request.endpoint;
         let page_text = page.to_string();
@@ -430,7 +430,7 @@ impl IgvfClient {
         want: u32,
     ) -> Result<Fetched<T>, ApiError>
     where
-        T: DeserializeOwned + Send + 'static,
+        T: DeserializeOwned + lifesciences_core::Row + Send + 'static,
     {
         let cap = request.endpoint.page_cap();
         let want = want.max(1);

@@ -196,7 +196,7 @@ async fn rows<T, F>(
     wrap: F,
 ) -> Result<Vec<Record>, ApiError>
 where
-    T: serde::de::DeserializeOwned + Send + 'static,
+    T: serde::de::DeserializeOwned + lifesciences_core::Row + Send + 'static,
     F: Fn(T) -> Record,
 {
     let fetched = client.fetch::<T>(request, want).await?;

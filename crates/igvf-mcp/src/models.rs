@@ -645,6 +645,87 @@ pub(crate) struct ZodIssue {
     pub options: Vec<String>,
 }
 
+// What makes each record one the catalog documents: a wrong shape that still decodes
+// (every field here is optional) is an upstream error, never "not found" or "no data".
+
+/// Answers of one record or a list: unusable when none of their records is.
+impl<T: serde::de::DeserializeOwned + lifesciences_core::Row> lifesciences_core::Answer
+    for OneOrMany<T>
+{
+    fn unusable(&self) -> Option<String> {
+        lifesciences_core::Answer::unusable(&self.0)
+    }
+}
+
+/// Node records carry their `_id`.
+macro_rules! rows_with_id {
+    ($($record:ty),*) => {$(
+        impl lifesciences_core::Row for $record {
+            fn usable(&self) -> bool {
+                !self.id.is_empty()
+            }
+        }
+    )*};
+}
+rows_with_id!(Gene, Transcript, Protein, Variant, Drug, Complex, Pathway);
+
+impl lifesciences_core::Row for OntologyTerm {
+    fn usable(&self) -> bool {
+        self.term_id.is_some()
+    }
+}
+
+impl lifesciences_core::Row for GenomicElement {
+    fn usable(&self) -> bool {
+        self.chr.is_some() && self.start.is_some()
+    }
+}
+
+/// An edge names at least one of its ends.
+impl lifesciences_core::Row for Edge {
+    fn usable(&self) -> bool {
+        [
+            &self.gene,
+            &self.sequence_variant,
+            &self.sequence_variant_spaced,
+            &self.variant,
+            &self.genomic_element,
+            &self.protein,
+            &self.protein_complex,
+            &self.complex,
+            &self.disease,
+            &self.phenotype_id,
+            &self.pathway,
+            &self.drug,
+            &self.from,
+            &self.to,
+            &self.protein_1,
+            &self.protein_2,
+            &self.gene_1,
+            &self.gene_2,
+            &self.gene_product_id,
+        ]
+        .iter()
+        .any(|end| end.is_some())
+            || self.go_id.is_some()
+    }
+}
+
+/// An LD edge names the partner variant.
+impl lifesciences_core::Row for LdEdge {
+    fn usable(&self) -> bool {
+        self.sequence_variant.is_some()
+            || [
+                &self.variant_1_rsid,
+                &self.variant_1_spdi,
+                &self.variant_2_rsid,
+                &self.variant_2_spdi,
+            ]
+            .iter()
+            .any(|id| id.is_some())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -157,7 +157,7 @@ impl HttpClient {
     }
 
     /// GET `path` with `query`, decoded from JSON. Cached and coalesced.
-    pub async fn get_json<T: DeserializeOwned>(
+    pub async fn get_json<T: Answer>(
         &self,
         path: &str,
         query: &[(&str, &str)],
@@ -168,7 +168,7 @@ impl HttpClient {
 
     /// POST a JSON body as an idempotent look-up (retried and coalesced; cached only when
     /// the source opted in with `SourceConfig::with_cached_posts`).
-    pub async fn post_json<T: DeserializeOwned, B: Serialize + ?Sized>(
+    pub async fn post_json<T: Answer, B: Serialize + ?Sized>(
         &self,
         path: &str,
         body: &B,
@@ -186,7 +186,7 @@ impl HttpClient {
 
     /// POST a form as an idempotent look-up (retried and coalesced; cached only when the
     /// source opted in with `SourceConfig::with_cached_posts`).
-    pub async fn post_form<T: DeserializeOwned>(
+    pub async fn post_form<T: Answer>(
         &self,
         path: &str,
         form: &[(&str, &str)],
@@ -230,7 +230,7 @@ impl HttpClient {
         })
     }
 
-    async fn fetch_json<T: DeserializeOwned>(&self, prepared: Prepared) -> Result<T, ApiError> {
+    async fn fetch_json<T: Answer>(&self, prepared: Prepared) -> Result<T, ApiError> {
         let key = prepared.key.clone();
         let url = prepared.url.clone();
         let bytes = self.execute(prepared).await?;
@@ -245,6 +245,12 @@ impl HttpClient {
                         format!("unexpected data after the JSON value: {e}"),
                     )
                 })
+            })
+            // Decoded, but not what the upstream documents (rows with none of the fields
+            // that make a row): the same as a body we cannot read.
+            .and_then(|value| match value.unusable() {
+                None => Ok(value),
+                Some(why) => Err((".".to_owned(), why)),
             });
         match decoded {
             Ok(value) => Ok(value),
@@ -594,6 +600,59 @@ async fn status_failure(status: StatusCode, response: reqwest::Response) -> Upst
         retry_after,
     }
 }
+
+/// What a source client decodes an upstream answer into. Decoding is not enough: an
+/// answer that decodes but says nothing the upstream documents (`[{"unexpected": 1}]` read
+/// as rows whose fields are all optional) must not pass for "no results" or "not found".
+/// [`unusable`](Answer::unusable) says so, and the HTTP client then treats the body as
+/// one it cannot read: `UPSTREAM_ERROR`, logged, and never served from the cache again.
+///
+/// List answers get it from [`Row`]: a `Vec<T: Row>` that has rows but not one usable row
+/// is unusable. Every type a server decodes into implements this trait (most with the
+/// default: their required fields already make a wrong shape fail to decode).
+pub trait Answer: DeserializeOwned {
+    /// Why this decoded answer is not one the upstream documents; `None` when it is.
+    fn unusable(&self) -> Option<String> {
+        None
+    }
+}
+
+/// One row of a list answer.
+pub trait Row {
+    /// Whether the row carries what makes it a row (its identifier, say).
+    fn usable(&self) -> bool;
+}
+
+impl<T: Row + DeserializeOwned> Answer for Vec<T> {
+    fn unusable(&self) -> Option<String> {
+        (!self.is_empty() && !self.iter().any(Row::usable)).then(|| {
+            format!(
+                "{} row(s), none with the fields a row must have",
+                self.len()
+            )
+        })
+    }
+}
+
+/// A map of rows by the identifier asked for (a batch look-up), `null` for a miss: it is
+/// unusable when it has rows and not one usable row.
+impl<K, V> Answer for std::collections::HashMap<K, Option<V>>
+where
+    K: DeserializeOwned + Eq + std::hash::Hash,
+    V: Row + DeserializeOwned,
+{
+    fn unusable(&self) -> Option<String> {
+        let rows: Vec<&V> = self.values().flatten().collect();
+        (!rows.is_empty() && !rows.iter().any(|row| row.usable())).then(|| {
+            format!(
+                "{} record(s), none with the fields a record must have",
+                rows.len()
+            )
+        })
+    }
+}
+
+impl Answer for serde_json::Value {}
 
 /// Most redirects followed for one request.
 const MAX_REDIRECTS: usize = 3;

@@ -33,7 +33,7 @@ pub use client::{Env, LifeSciencesClient};
 pub use config::{ConfigError, HealthCheck, RetryPolicy, Setting, SourceConfig, Upstream};
 pub use envelope::{ErrorBody, ErrorCode, ErrorEnvelope, Pagination, PaginationEnvelope};
 pub use error::{ApiError, Guidance, MIN_QUERY_CHARS, UpstreamFailure};
-pub use http::{HttpClient, Probe, encode_path_segment};
+pub use http::{Answer, HttpClient, Probe, Row, encode_path_segment};
 pub use server::{McpServer, Served, StaticResource, prepare_tools, tools};
 pub use xref::{Cardinality, CrossReferences, REGISTRY, XrefKey, XrefSpec};
 

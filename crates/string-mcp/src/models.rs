@@ -86,6 +86,17 @@ where
     }
 }
 
+/// A list of rows none of which is usable (`[{"unexpected": 1}]`) is not an empty answer:
+/// it is an upstream error, and the body is not cached.
+impl<T> lifesciences_core::Answer for Rows<T>
+where
+    T: serde::de::DeserializeOwned + MaybeError + lifesciences_core::Row,
+{
+    fn unusable(&self) -> Option<String> {
+        lifesciences_core::Answer::unusable(&self.0)
+    }
+}
+
 /// A short rendering of what STRING said, for the error message.
 fn describe(value: &Value) -> String {
     let text = match value {
@@ -170,6 +181,20 @@ pub(crate) struct PartnerRow {
 impl MaybeError for PartnerRow {
     fn error(&self) -> Option<&Value> {
         self.error.as_ref()
+    }
+}
+
+/// A partner row names the partner and carries the combined score.
+impl lifesciences_core::Row for PartnerRow {
+    fn usable(&self) -> bool {
+        self.string_id_b.is_some() && self.score.is_some()
+    }
+}
+
+/// A match names its STRING identifier.
+impl lifesciences_core::Row for StringIdRow {
+    fn usable(&self) -> bool {
+        self.string_id.is_some()
     }
 }
 

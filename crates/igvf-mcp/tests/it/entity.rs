@@ -623,3 +623,39 @@ async fn a_404_that_is_not_the_catalog_s_own_not_found_is_an_upstream_error() {
     assert!(e.message.contains("404"), "{}", e.message);
     client.close().await;
 }
+
+/// A 200 answer of the wrong shape (a record, or a list of records, without the fields a
+/// record has) is not "not found": it is UPSTREAM_ERROR, and the body is not cached.
+#[tokio::test]
+async fn a_wrong_shape_is_upstream_error_not_not_found_and_not_cached() {
+    for body in [
+        serde_json::json!([{"unexpected": 1}]),
+        serde_json::json!({"unexpected": {"nested": true}}),
+    ] {
+        let (upstream, client) = setup().await;
+        wiremock::Mock::given(wiremock::matchers::path("/genes"))
+            .respond_with(wiremock::ResponseTemplate::new(200).set_body_json(&body))
+            .expect(2)
+            .mount(&upstream)
+            .await;
+        for _ in 0..2 {
+            let e = client
+                .call_err(
+                    "igvf_get_entity",
+                    serde_json::json!({"id": "ENSG00000141510"}),
+                )
+                .await;
+            assert_eq!(
+                e.code,
+                lifesciences_core::ErrorCode::UpstreamError,
+                "{body}: {e:?}"
+            );
+            assert!(
+                e.message.contains("not the JSON it documents"),
+                "{}",
+                e.message
+            );
+        }
+        client.close().await;
+    }
+}

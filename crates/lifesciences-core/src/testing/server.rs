@@ -16,6 +16,7 @@ use crate::client::{Env, LifeSciencesClient};
 use crate::config::{ConfigError, HealthCheck, Upstream};
 use crate::envelope::PaginationEnvelope;
 use crate::error::ApiError;
+use crate::http::Answer;
 use crate::http::HttpClient;
 use crate::server::McpServer;
 use crate::xref::{CrossReferences, XrefKey};
@@ -61,6 +62,10 @@ struct UpstreamSearch {
     total: Option<u64>,
     items: Vec<UpstreamItem>,
 }
+
+// `number` is required: a wrong shape fails to decode, so the default check is enough.
+impl Answer for UpstreamItem {}
+impl Answer for UpstreamSearch {}
 
 impl ItemsClient {
     async fn item(&self, number: u64) -> Result<Option<UpstreamItem>, ApiError> {

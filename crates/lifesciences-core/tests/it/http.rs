@@ -634,6 +634,12 @@ struct Partner {
     score: f64,
 }
 
+impl lifesciences_core::Row for Partner {
+    fn usable(&self) -> bool {
+        true
+    }
+}
+
 #[tokio::test]
 async fn malformed_json_is_upstream_error_in_plain_words_and_the_log_names_the_path() {
     let server = mock_upstream().await;
@@ -883,4 +889,61 @@ async fn an_unexpected_request_is_named_and_fails_the_test() {
     );
     let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(server)));
     assert!(dropped.is_err(), "dropping the mock fails the test");
+}
+
+/// A row that is a row only with its `id`.
+#[derive(Debug, Deserialize)]
+struct IdRow {
+    id: Option<String>,
+}
+
+impl lifesciences_core::Row for IdRow {
+    fn usable(&self) -> bool {
+        self.id.is_some()
+    }
+}
+
+#[tokio::test]
+async fn rows_none_of_which_is_usable_are_upstream_error_and_never_cached() {
+    let server = mock_upstream().await;
+    Mock::given(path("/rows"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([{"unexpected": 1}])))
+        .expect(2)
+        .mount(&server)
+        .await;
+    Mock::given(path("/mixed"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!([{"unexpected": 1}, {"id": "A"}])),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(path("/none"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let c = client(mock_source("Items", &server.uri()));
+    for _ in 0..2 {
+        let err = c.get_json::<Vec<IdRow>>("rows", &[]).await.unwrap_err();
+        assert_eq!(err.code(), ErrorCode::UpstreamError);
+        assert_eq!(
+            err.to_envelope().error.message,
+            "Items answered with a body that is not the JSON it documents."
+        );
+    }
+    // One usable row is an answer (the other is the tool's to drop); none at all too.
+    assert_eq!(
+        c.get_json::<Vec<IdRow>>("mixed", &[]).await.unwrap().len(),
+        2
+    );
+    assert!(
+        c.get_json::<Vec<IdRow>>("none", &[])
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // Both were cached: asked once each.
+    c.get_json::<Vec<IdRow>>("mixed", &[]).await.unwrap();
+    c.get_json::<Vec<IdRow>>("none", &[]).await.unwrap();
 }

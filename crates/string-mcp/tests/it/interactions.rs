@@ -516,3 +516,26 @@ async fn required_score_0_7_means_700() {
     assert_eq!(request_count(&upstream).await, 2);
     client.close().await;
 }
+
+/// A 200 answer of the wrong shape (rows without a partner or score) is not "no partners":
+/// it is UPSTREAM_ERROR, and the body is not cached, so the next call asks again.
+#[tokio::test]
+async fn a_wrong_shape_is_upstream_error_not_no_partners_and_not_cached() {
+    let (upstream, client) = setup().await;
+    get("interaction_partners")
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([{"unexpected": 1}])))
+        .expect(2)
+        .mount(&upstream)
+        .await;
+    for _ in 0..2 {
+        let e = client
+            .call_err("string_get_interactions", json!({"string_id": TP53}))
+            .await;
+        assert_eq!(e.code, ErrorCode::UpstreamError);
+        assert_eq!(
+            e.message,
+            "STRING answered with a body that is not the JSON it documents."
+        );
+    }
+    client.close().await;
+}
