@@ -193,10 +193,13 @@ pub async fn start_http<S: McpServer>(
         Arc::clone(&manager),
         config,
     );
-    let limit = options.max_sessions;
+    let limits = Limits {
+        sessions: options.max_sessions,
+        body_bytes: options.max_request_body_bytes,
+    };
     let guard = axum::middleware::from_fn(move |request: Request, next: Next| {
         let manager = Arc::clone(&manager);
-        async move { guard_sessions(&manager, limit, request, next).await }
+        async move { guard_requests(&manager, limits, request, next).await }
     });
     let health = format!(
         r#"{{"status":"ok","server":"{}","version":"{}"}}"#,
@@ -251,15 +254,23 @@ pub async fn start_http<S: McpServer>(
     })
 }
 
-/// What the session manager of rmcp 3.9 does not: a `DELETE` of a session it does not
-/// have is 404 (rmcp answers 202), and a new session beyond `limit` is 503 with a
-/// `Retry-After` instead of more memory.
-async fn guard_sessions(
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    sessions: usize,
+    body_bytes: usize,
+}
+
+/// What the Streamable HTTP service of rmcp 3.9 does not: a `DELETE` of a session it does
+/// not have is 404 (rmcp answers 202); a new session beyond the cap is 503 with a
+/// `Retry-After` instead of more memory; a POST body that is not JSON, or not a JSON-RPC
+/// message, is 400 with a JSON-RPC error (rmcp answers 415 with the decoder's text).
+async fn guard_requests(
     manager: &LocalSessionManager,
-    limit: usize,
+    limits: Limits,
     request: Request,
     next: Next,
 ) -> axum::response::Response {
+    let limit = limits.sessions;
     use axum::http::{Method, StatusCode, header};
     use axum::response::IntoResponse as _;
     let session = request
@@ -293,7 +304,9 @@ async fn guard_sessions(
                 format!("no session {id}: it ended or never existed"),
             )
         }
-        (&Method::POST, None) if manager.sessions.read().await.len() >= limit => {
+        (&Method::POST, session)
+            if session.is_none() && manager.sessions.read().await.len() >= limit =>
+        {
             tracing::warn!(limit, "refusing a new session: at the session cap");
             jsonrpc_error(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -303,8 +316,64 @@ async fn guard_sessions(
                 ),
             )
         }
+        (&Method::POST, _) => {
+            let (parts, body) = request.into_parts();
+            let Ok(bytes) = axum::body::to_bytes(body, limits.body_bytes).await else {
+                return jsonrpc_error(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!(
+                        "the request body is larger than {} bytes",
+                        limits.body_bytes
+                    ),
+                );
+            };
+            if let Some((status, code, message)) = not_a_message(&bytes) {
+                let body = serde_json::json!({
+                    "jsonrpc": "2.0",
+                    "id": request_id(&bytes),
+                    "error": {"code": code, "message": message},
+                });
+                return (
+                    status,
+                    [(header::CONTENT_TYPE, "application/json")],
+                    body.to_string(),
+                )
+                    .into_response();
+            }
+            next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+                .await
+        }
         _ => next.run(request).await,
     }
+}
+
+/// Why `body` is not a JSON-RPC message: (HTTP status, JSON-RPC code, message).
+fn not_a_message(body: &[u8]) -> Option<(axum::http::StatusCode, i64, &'static str)> {
+    use axum::http::StatusCode;
+    match serde_json::from_slice::<serde_json::Value>(body) {
+        Err(_) => Some((
+            StatusCode::BAD_REQUEST,
+            -32700,
+            "Parse error: the request body is not valid JSON.",
+        )),
+        Ok(serde_json::Value::Object(message)) if message.get("jsonrpc") == Some(&"2.0".into()) => {
+            None
+        }
+        Ok(_) => Some((
+            StatusCode::BAD_REQUEST,
+            -32600,
+            "Invalid Request: the body must be one JSON-RPC 2.0 message object.",
+        )),
+    }
+}
+
+/// The `id` of a request, when it can be read from `body`; else null.
+fn request_id(body: &[u8]) -> serde_json::Value {
+    serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v.get("id").cloned())
+        .filter(|id| id.is_string() || id.is_number())
+        .unwrap_or(serde_json::Value::Null)
 }
 
 /// The `Origin` values accepted: `http` and `https` pages from each allowed host, on any

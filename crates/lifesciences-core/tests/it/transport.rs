@@ -281,3 +281,44 @@ async fn sessions_are_capped_expire_when_idle_and_an_unknown_one_is_404() {
     }
     running.shutdown(Duration::from_secs(1)).await;
 }
+
+#[tokio::test]
+async fn a_body_that_is_not_a_json_rpc_message_is_400_with_a_json_rpc_error() {
+    let running = serve::start_http(
+        TestServer::for_mock("http://127.0.0.1:9"),
+        HttpOptions::new("127.0.0.1:0"),
+    )
+    .await
+    .unwrap();
+    let addr = running.local_addr;
+    let truncated = raw_http(
+        addr,
+        post(addr, None, r#"{"jsonrpc":"2.0","id":1,"method":"#),
+    )
+    .await;
+    assert!(truncated.starts_with("HTTP/1.1 400"), "{truncated}");
+    assert!(
+        truncated.contains(r#""code":-32700"#) && truncated.contains(r#""id":null"#),
+        "{truncated}"
+    );
+    assert!(
+        !truncated.contains("line 1 column"),
+        "no decoder text: {truncated}"
+    );
+    let not_a_message = raw_http(addr, post(addr, None, r#"[{"jsonrpc":"2.0","id":5}]"#)).await;
+    assert!(not_a_message.starts_with("HTTP/1.1 400"), "{not_a_message}");
+    assert!(
+        not_a_message.contains(r#""code":-32600"#),
+        "{not_a_message}"
+    );
+    let wrong_version = raw_http(
+        addr,
+        post(addr, None, r#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#),
+    )
+    .await;
+    assert!(
+        wrong_version.contains(r#""code":-32600"#) && wrong_version.contains(r#""id":9"#),
+        "the id is kept when it can be read: {wrong_version}"
+    );
+    running.shutdown(Duration::from_secs(1)).await;
+}
