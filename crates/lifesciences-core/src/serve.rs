@@ -21,6 +21,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::server::{InFlight, McpServer, Served};
 
+pub mod lines;
+
 /// Errors that end a server run.
 pub type ServeError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -57,7 +59,7 @@ pub async fn serve_stdio<S: McpServer>(server: S) -> Result<(), ServeError> {
         version = S::VERSION,
         "serving MCP over stdio"
     );
-    let (stdin, stdout) = rmcp::transport::stdio();
+    let (stdin, stdout) = lines::guard(tokio::io::stdin(), tokio::io::stdout());
     serve_io(Served::new(server), stdin, stdout, shutdown_signal()).await
 }
 

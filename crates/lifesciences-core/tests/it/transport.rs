@@ -322,3 +322,70 @@ async fn a_body_that_is_not_a_json_rpc_message_is_400_with_a_json_rpc_error() {
     );
     running.shutdown(Duration::from_secs(1)).await;
 }
+
+#[tokio::test]
+async fn every_malformed_stdio_line_is_answered_and_the_server_keeps_serving() {
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(theirs);
+    let (read, write) = serve::lines::guard(read, write);
+    let server = tokio::spawn(serve::serve_io(
+        Served::new(TestServer::for_mock("http://127.0.0.1:9")),
+        read,
+        write,
+        futures::future::pending(),
+    ));
+    let (reader, mut writer) = tokio::io::split(ours);
+    let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+    let huge = format!("\"{}\"", "x".repeat(17 * 1024 * 1024));
+    let lines: Vec<Vec<u8>> = vec![
+        deep.into_bytes(),
+        br#"{"jsonrpc":"2.0","id":3,"method":"ping","params":{"s":"\ud800"}}"#.to_vec(),
+        b"\xff\xfe{}".to_vec(),
+        huge.into_bytes(),
+        br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"items_get_item","arguments":[1]}}"#.to_vec(),
+        INITIALIZE.as_bytes().to_vec(),
+    ];
+    let feeder = tokio::spawn(async move {
+        for line in lines {
+            writer.write_all(&line).await.unwrap();
+            writer.write_all(b"\n").await.unwrap();
+        }
+        writer
+    });
+    let mut answers = Vec::new();
+    let mut lines = BufReader::new(reader).lines();
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+            let done = value["id"] == 1;
+            answers.push(value);
+            if done {
+                break;
+            }
+        }
+    })
+    .await
+    .expect("every line answered in time");
+    let codes: Vec<_> = answers
+        .iter()
+        .map(|a| (a["id"].clone(), a["error"]["code"].clone()))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            (serde_json::Value::Null, serde_json::json!(-32700)),
+            // The id of a line that does not parse is recovered when it can be.
+            (serde_json::json!(3), serde_json::json!(-32700)),
+            (serde_json::Value::Null, serde_json::json!(-32700)),
+            (serde_json::Value::Null, serde_json::json!(-32700)),
+            (serde_json::json!(7), serde_json::json!(-32602)),
+            (serde_json::json!(1), serde_json::Value::Null),
+        ],
+        "{answers:#?}"
+    );
+    assert_eq!(answers[5]["result"]["serverInfo"]["name"], "items-mcp");
+    drop(feeder.await.unwrap());
+    drop(lines);
+    let ended = tokio::time::timeout(Duration::from_secs(5), server).await;
+    assert!(ended.is_ok(), "closing stdin ends the server");
+}

@@ -1,0 +1,234 @@
+//! The stdio line guard. rmcp 3.9's stdio transport drops a line it cannot decode with
+//! only a log line, so its sender waits for an answer that never comes: JSON nested too
+//! deeply, a lone surrogate escape, invalid UTF-8, a line over the size cap. The guard
+//! sits between the process's stdin/stdout and rmcp: it reads each line itself, answers
+//! a line that is not a JSON-RPC message with a JSON-RPC error (`-32700` or `-32600`, with
+//! the request's `id` when it can be read), refuses `tools/call` arguments that are not
+//! an object (`-32602`), and passes every other line to rmcp unchanged. Both write
+//! whole lines to one stdout, in turn.
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
+use tokio::sync::mpsc;
+
+/// The longest line read; a longer one is answered `-32700` and skipped.
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// Guard the stdio of an MCP server: returns the reader and writer to give rmcp in place
+/// of `input` and `output`. The guard's tasks end when `input` ends.
+pub fn guard<R, W>(
+    input: R,
+    output: W,
+) -> (
+    impl AsyncRead + Send + Unpin + 'static,
+    impl AsyncWrite + Send + Unpin + 'static,
+)
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let (to_rmcp, rmcp_reads) = tokio::io::duplex(1 << 20);
+    let (rmcp_writes, from_rmcp) = tokio::io::duplex(1 << 20);
+    let (lines_out, lines) = mpsc::channel::<Vec<u8>>(64);
+    tokio::spawn(write_lines(lines, output));
+    let answers = lines_out.clone();
+    tokio::spawn(async move {
+        let mut rmcp_lines = BufReader::new(from_rmcp).split(b'\n');
+        while let Ok(Some(line)) = rmcp_lines.next_segment().await {
+            if lines_out.send(line).await.is_err() {
+                break;
+            }
+        }
+    });
+    tokio::spawn(read_lines(input, to_rmcp, answers));
+    (rmcp_reads, rmcp_writes)
+}
+
+async fn write_lines<W: AsyncWrite + Unpin>(mut lines: mpsc::Receiver<Vec<u8>>, mut output: W) {
+    while let Some(mut line) = lines.recv().await {
+        line.push(b'\n');
+        if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
+            break;
+        }
+    }
+}
+
+async fn read_lines<R, W>(input: R, mut to_rmcp: W, answers: mpsc::Sender<Vec<u8>>)
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut input = BufReader::new(input);
+    loop {
+        let line = match read_line(&mut input).await {
+            Ok(Some(line)) => line,
+            Ok(None) | Err(_) => break,
+        };
+        let verdict = match line {
+            Line::TooLong => Some(error(
+                Value::Null,
+                -32700,
+                "Parse error: the line is longer than 16 MiB.",
+            )),
+            Line::Bytes(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => None,
+            Line::Bytes(bytes) => match check(&bytes) {
+                Ok(()) => {
+                    let mut bytes = bytes;
+                    bytes.push(b'\n');
+                    if to_rmcp.write_all(&bytes).await.is_err() {
+                        break;
+                    }
+                    None
+                }
+                Err(answer) => Some(answer),
+            },
+        };
+        if let Some(answer) = verdict
+            && answers.send(answer.to_string().into_bytes()).await.is_err()
+        {
+            break;
+        }
+    }
+    // End of input: rmcp sees its stdin close and ends the session.
+    let _ = to_rmcp.shutdown().await;
+}
+
+enum Line {
+    Bytes(Vec<u8>),
+    TooLong,
+}
+
+/// One line without its `\n`, at most [`MAX_LINE_BYTES`]; the rest of a longer one is
+/// read and dropped. `None` at the end of input.
+async fn read_line<R: AsyncRead + Unpin>(
+    input: &mut BufReader<R>,
+) -> std::io::Result<Option<Line>> {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    loop {
+        let available = input.fill_buf().await?;
+        if available.is_empty() {
+            return Ok((!line.is_empty() || too_long).then(|| {
+                if too_long {
+                    Line::TooLong
+                } else {
+                    Line::Bytes(std::mem::take(&mut line))
+                }
+            }));
+        }
+        let (chunk, used, done) = match available.iter().position(|b| *b == b'\n') {
+            Some(end) => (&available[..end], end + 1, true),
+            None => (available, available.len(), false),
+        };
+        if !too_long {
+            if line.len() + chunk.len() > MAX_LINE_BYTES {
+                too_long = true;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(chunk);
+            }
+        }
+        input.consume(used);
+        if done {
+            return Ok(Some(if too_long {
+                Line::TooLong
+            } else {
+                Line::Bytes(line)
+            }));
+        }
+    }
+}
+
+/// `Ok` for a line rmcp can take; else the JSON-RPC error to answer it with.
+fn check(bytes: &[u8]) -> Result<(), Value> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Err(error(
+            Value::Null,
+            -32700,
+            "Parse error: the line is not UTF-8.",
+        ));
+    };
+    let message: Value = match serde_json::from_str(text) {
+        Ok(message) => message,
+        Err(_) => {
+            return Err(error(
+                recover_id(text),
+                -32700,
+                "Parse error: the line is not valid JSON (or is nested too deeply).",
+            ));
+        }
+    };
+    let id = message
+        .get("id")
+        .filter(|id| id.is_string() || id.is_number())
+        .cloned();
+    if message.get("jsonrpc") != Some(&Value::from("2.0")) {
+        return match (&id, message.get("method")) {
+            // A response or notification that is not JSON-RPC 2.0 gets no answer.
+            (None, _) => Ok(()),
+            (Some(id), _) => Err(error(
+                id.clone(),
+                -32600,
+                "Invalid Request: not a JSON-RPC 2.0 message.",
+            )),
+        };
+    }
+    if message.get("method") == Some(&Value::from("tools/call"))
+        && let Some(id) = id
+        && message
+            .pointer("/params/arguments")
+            .is_some_and(|arguments| !arguments.is_object() && !arguments.is_null())
+    {
+        return Err(error(
+            id,
+            -32602,
+            "Invalid params: `arguments` must be an object of the tool's arguments.",
+        ));
+    }
+    Ok(())
+}
+
+/// The `id` of a line that does not parse, when a top-level-looking `"id": <number or
+/// string>` can be found in it; else null.
+fn recover_id(text: &str) -> Value {
+    static ID: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"[^"\\]*")"#,
+        )
+        .ok()
+    });
+    ID.as_ref()
+        .and_then(|id| id.captures(text))
+        .and_then(|found| serde_json::from_str(&found[1]).ok())
+        .unwrap_or(Value::Null)
+}
+
+fn error(id: Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_rmcp_cannot_take_get_the_error_they_deserve() {
+        let code = |line: &[u8]| check(line).err().map(|e| e["error"]["code"].clone());
+        assert_eq!(code(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), None);
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(code(deep.as_bytes()), Some(json!(-32700)));
+        assert_eq!(
+            code(br#"{"jsonrpc":"2.0","id":1,"method":"x","params":"\ud800"}"#),
+            Some(json!(-32700))
+        );
+        assert_eq!(code(b"\xff\xfe"), Some(json!(-32700)));
+        let arguments = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":[1]}}"#;
+        let answer = check(arguments).unwrap_err();
+        assert_eq!(answer["error"]["code"], -32602);
+        assert_eq!(answer["id"], 7);
+        assert_eq!(
+            code(br#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#),
+            Some(json!(-32600))
+        );
+    }
+}
