@@ -342,6 +342,16 @@ async fn guard_requests(
                 )
                     .into_response();
             }
+            // The checks of the stdio guard too (e.g. `tools/call` arguments that are not
+            // an object): the same answer over both transports.
+            if let Err(answer) = lines::check(&bytes) {
+                return (
+                    StatusCode::BAD_REQUEST,
+                    [(header::CONTENT_TYPE, "application/json")],
+                    answer.to_string(),
+                )
+                    .into_response();
+            }
             next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
                 .await
         }

@@ -140,7 +140,7 @@ async fn read_line<R: AsyncRead + Unpin>(
 }
 
 /// `Ok` for a line rmcp can take; else the JSON-RPC error to answer it with.
-fn check(bytes: &[u8]) -> Result<(), Value> {
+pub(crate) fn check(bytes: &[u8]) -> Result<(), Value> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Err(error(
             Value::Null,

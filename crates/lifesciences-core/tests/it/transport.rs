@@ -320,6 +320,12 @@ async fn a_body_that_is_not_a_json_rpc_message_is_400_with_a_json_rpc_error() {
         wrong_version.contains(r#""code":-32600"#) && wrong_version.contains(r#""id":9"#),
         "the id is kept when it can be read: {wrong_version}"
     );
+    let list_arguments = r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"items_get_item","arguments":[1]}}"#;
+    let refused = raw_http(addr, post(addr, None, list_arguments)).await;
+    assert!(
+        refused.starts_with("HTTP/1.1 400") && refused.contains(r#""code":-32602"#),
+        "{refused}"
+    );
     running.shutdown(Duration::from_secs(1)).await;
 }
 
