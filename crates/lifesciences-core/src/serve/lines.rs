@@ -4,8 +4,13 @@
 //! sits between the process's stdin/stdout and rmcp: it reads each line itself, answers
 //! a line that is not a JSON-RPC message with a JSON-RPC error (`-32700` or `-32600`, with
 //! the request's `id` when it can be read), refuses `tools/call` arguments that are not
-//! an object (`-32602`), and passes every other line to rmcp unchanged. Both write
-//! whole lines to one stdout, in turn.
+//! an object (`-32602`), a request other than `ping` before `initialize`, and a request
+//! whose `id` is already in flight (`-32600`: each request gets its own answer), and
+//! passes every other line to rmcp unchanged. Both write whole lines to one stdout, in
+//! turn.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
@@ -32,16 +37,52 @@ where
     let (lines_out, lines) = mpsc::channel::<Vec<u8>>(64);
     tokio::spawn(write_lines(lines, output));
     let answers = lines_out.clone();
+    let in_flight = InFlightIds::default();
+    let answered = in_flight.clone();
     tokio::spawn(async move {
         let mut rmcp_lines = BufReader::new(from_rmcp).split(b'\n');
         while let Ok(Some(line)) = rmcp_lines.next_segment().await {
+            answered.answered(&line);
             if lines_out.send(line).await.is_err() {
                 break;
             }
         }
     });
-    tokio::spawn(read_lines(input, to_rmcp, answers));
+    tokio::spawn(read_lines(input, to_rmcp, answers, in_flight));
     (rmcp_reads, rmcp_writes)
+}
+
+/// The ids of the requests passed to rmcp and not answered yet.
+#[derive(Debug, Clone, Default)]
+struct InFlightIds(Arc<Mutex<HashSet<String>>>);
+
+impl InFlightIds {
+    /// Record `id`; false when it is already in flight.
+    fn start(&self, id: &Value) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id.to_string())
+    }
+
+    fn finish(&self, id: &Value) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&id.to_string());
+    }
+
+    /// rmcp wrote `line`: if it answers a request, that id is free again.
+    fn answered(&self, line: &[u8]) {
+        let Ok(message) = serde_json::from_slice::<Value>(line) else {
+            return;
+        };
+        if message.get("method").is_none()
+            && let Some(id) = message.get("id")
+        {
+            self.finish(id);
+        }
+    }
 }
 
 async fn write_lines<W: AsyncWrite + Unpin>(mut lines: mpsc::Receiver<Vec<u8>>, mut output: W) {
@@ -53,12 +94,17 @@ async fn write_lines<W: AsyncWrite + Unpin>(mut lines: mpsc::Receiver<Vec<u8>>, 
     }
 }
 
-async fn read_lines<R, W>(input: R, mut to_rmcp: W, answers: mpsc::Sender<Vec<u8>>)
-where
+async fn read_lines<R, W>(
+    input: R,
+    mut to_rmcp: W,
+    answers: mpsc::Sender<Vec<u8>>,
+    in_flight: InFlightIds,
+) where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
     let mut input = BufReader::new(input);
+    let mut initialized = false;
     loop {
         let line = match read_line(&mut input).await {
             Ok(Some(line)) => line,
@@ -71,7 +117,9 @@ where
                 "Parse error: the line is longer than 16 MiB.",
             )),
             Line::Bytes(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => None,
-            Line::Bytes(bytes) => match check(&bytes) {
+            Line::Bytes(bytes) => match check(&bytes)
+                .and_then(|()| session_rules(&bytes, &mut initialized, &in_flight))
+            {
                 Ok(()) => {
                     let mut bytes = bytes;
                     bytes.push(b'\n');
@@ -183,6 +231,48 @@ pub(crate) fn check(bytes: &[u8]) -> Result<(), Value> {
             id,
             -32602,
             "Invalid params: `arguments` must be an object of the tool's arguments.",
+        ));
+    }
+    Ok(())
+}
+
+/// What a session allows: only `ping` before `initialize`, and one request per `id` at a
+/// time. `bytes` already passed [`check`].
+fn session_rules(
+    bytes: &[u8],
+    initialized: &mut bool,
+    in_flight: &InFlightIds,
+) -> Result<(), Value> {
+    let Ok(message) = serde_json::from_slice::<Value>(bytes) else {
+        return Ok(());
+    };
+    // A cancelled request gets no answer (its client no longer waits): its id is free.
+    if message.get("method") == Some(&Value::from("notifications/cancelled"))
+        && let Some(id) = message.pointer("/params/requestId")
+    {
+        in_flight.finish(id);
+        return Ok(());
+    }
+    let (Some(id), Some(method)) = (
+        message.get("id"),
+        message.get("method").and_then(Value::as_str),
+    ) else {
+        return Ok(());
+    };
+    if method == "initialize" {
+        *initialized = true;
+    } else if !*initialized && method != "ping" {
+        return Err(error(
+            id.clone(),
+            -32600,
+            "Invalid Request: send initialize first (only ping may come before it).",
+        ));
+    }
+    if !in_flight.start(id) {
+        return Err(error(
+            id.clone(),
+            -32600,
+            "Invalid Request: a request with this id is still in flight; give each request its own id.",
         ));
     }
     Ok(())

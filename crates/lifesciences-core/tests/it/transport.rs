@@ -395,3 +395,80 @@ async fn every_malformed_stdio_line_is_answered_and_the_server_keeps_serving() {
     let ended = tokio::time::timeout(Duration::from_secs(5), server).await;
     assert!(ended.is_ok(), "closing stdin ends the server");
 }
+
+#[tokio::test]
+async fn over_stdio_a_call_before_initialize_and_a_duplicate_id_are_refused_each_answered() {
+    let upstream = mock_upstream().await;
+    Mock::given(path("/items/42"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(serde_json::json!({"number": 42}))
+                .set_delay(Duration::from_millis(500)),
+        )
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(theirs);
+    let (read, write) = serve::lines::guard(read, write);
+    let server = tokio::spawn(serve::serve_io(
+        Served::new(TestServer::for_mock(&upstream.uri())),
+        read,
+        write,
+        futures::future::pending(),
+    ));
+    let (reader, mut writer) = tokio::io::split(ours);
+    let call = |id: u32| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"items_get_item","arguments":{{"item_id":"ITEM:42"}}}}}}"#
+        )
+    };
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    for line in [
+        call(5),
+        INITIALIZE.to_owned(),
+        initialized.to_owned(),
+        call(2),
+        call(2),
+    ] {
+        writer.write_all(line.as_bytes()).await.unwrap();
+        writer.write_all(b"\n").await.unwrap();
+    }
+    let mut answers = Vec::new();
+    let mut lines = BufReader::new(reader).lines();
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while answers.len() < 4 {
+            let Some(line) = lines.next_line().await.unwrap() else {
+                break;
+            };
+            answers.push(serde_json::from_str::<serde_json::Value>(&line).unwrap());
+        }
+    })
+    .await
+    .expect("four answers in time");
+    let by_id = |id: u32, kind: &str| {
+        answers
+            .iter()
+            .filter(|a| a["id"] == id && a.get(kind).is_some())
+            .count()
+    };
+    assert_eq!(
+        by_id(5, "error"),
+        1,
+        "a call before initialize is refused: {answers:#?}"
+    );
+    assert_eq!(by_id(1, "result"), 1, "{answers:#?}");
+    assert_eq!(
+        by_id(2, "error"),
+        1,
+        "the duplicate is refused: {answers:#?}"
+    );
+    assert_eq!(
+        by_id(2, "result"),
+        1,
+        "the first call with id 2 is answered: {answers:#?}"
+    );
+    drop(writer);
+    drop(lines);
+    let _ = tokio::time::timeout(Duration::from_secs(5), server).await;
+}
