@@ -177,14 +177,7 @@ async fn session(entry: &ServerEntry, binary: &Path) -> anyhow::Result<usize> {
             }
         };
         // A success is `structuredContent`; an error is its envelope as text.
-        let structured = result.structured_content.clone().unwrap_or_else(|| {
-            result
-                .content
-                .iter()
-                .find_map(|c| c.as_text())
-                .and_then(|t| serde_json::from_str(&t.text).ok())
-                .unwrap_or(Value::Null)
-        });
+        let structured = lifesciences_core::cli::result_json(&result);
         let code = structured["error"]["code"].as_str().map(str::to_owned);
         let outcome = match (result.is_error == Some(true), step.expect) {
             (false, Expect::Ok) => true,

@@ -413,9 +413,10 @@ async fn call_in_process<S: McpServer>(
     outcome
 }
 
-/// What `call` prints: the structured content when there is one (a result object), else
-/// the text content, read as JSON when it is JSON (an error envelope).
-fn result_json(result: &CallToolResult) -> Value {
+/// What a tool result says, as `call` prints it: the structured content when there is one
+/// (a result object), else the text content, read as JSON when it is JSON (an error
+/// envelope).
+pub fn result_json(result: &CallToolResult) -> Value {
     if let Some(structured) = &result.structured_content {
         return structured.clone();
     }

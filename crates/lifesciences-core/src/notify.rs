@@ -92,7 +92,7 @@ impl SessionLevel {
         self.0.store(level.rank(), Ordering::Relaxed);
     }
 
-    fn allows(&self, level: Level) -> bool {
+    pub(crate) fn allows(&self, level: Level) -> bool {
         level.rank() >= self.0.load(Ordering::Relaxed)
     }
 }

@@ -329,22 +329,8 @@ async fn guard_requests(
                     ),
                 );
             };
-            if let Some((status, code, message)) = not_a_message(&bytes) {
-                let body = serde_json::json!({
-                    "jsonrpc": "2.0",
-                    "id": request_id(&bytes),
-                    "error": {"code": code, "message": message},
-                });
-                return (
-                    status,
-                    [(header::CONTENT_TYPE, "application/json")],
-                    body.to_string(),
-                )
-                    .into_response();
-            }
-            // The checks of the stdio guard too (e.g. `tools/call` arguments that are not
-            // an object): the same answer over both transports.
-            if let Err(answer) = lines::check(&bytes) {
+            // The checks of the stdio guard, strictly: every POST gets an answer.
+            if let Err(answer) = lines::parse(&bytes).and_then(|m| lines::check(&m, true)) {
                 return (
                     StatusCode::BAD_REQUEST,
                     [(header::CONTENT_TYPE, "application/json")],
@@ -357,35 +343,6 @@ async fn guard_requests(
         }
         _ => next.run(request).await,
     }
-}
-
-/// Why `body` is not a JSON-RPC message: (HTTP status, JSON-RPC code, message).
-fn not_a_message(body: &[u8]) -> Option<(axum::http::StatusCode, i64, &'static str)> {
-    use axum::http::StatusCode;
-    match serde_json::from_slice::<serde_json::Value>(body) {
-        Err(_) => Some((
-            StatusCode::BAD_REQUEST,
-            -32700,
-            "Parse error: the request body is not valid JSON.",
-        )),
-        Ok(serde_json::Value::Object(message)) if message.get("jsonrpc") == Some(&"2.0".into()) => {
-            None
-        }
-        Ok(_) => Some((
-            StatusCode::BAD_REQUEST,
-            -32600,
-            "Invalid Request: the body must be one JSON-RPC 2.0 message object.",
-        )),
-    }
-}
-
-/// The `id` of a request, when it can be read from `body`; else null.
-fn request_id(body: &[u8]) -> serde_json::Value {
-    serde_json::from_slice::<serde_json::Value>(body)
-        .ok()
-        .and_then(|v| v.get("id").cloned())
-        .filter(|id| id.is_string() || id.is_number())
-        .unwrap_or(serde_json::Value::Null)
 }
 
 /// The `Origin` values accepted: `http` and `https` pages from each allowed host, on any

@@ -220,7 +220,10 @@ impl<S: McpServer> ServerHandler for Served<S> {
         let call = ToolCallContext::new(&self.server, request, context);
         notify::scope(peer, self.level.clone(), S::NAME, async {
             let result = self.router.call(call).await;
-            if let Ok(CallToolResponse::Complete(result)) = &result {
+            // Walking the result costs a pass over it: only for a client that listens.
+            if self.level.allows(Level::Info)
+                && let Ok(CallToolResponse::Complete(result)) = &result
+            {
                 tell_truncated(&tool, result.structured_content.as_ref());
             }
             result
@@ -310,7 +313,18 @@ impl<S: McpServer> ServerHandler for Served<S> {
 /// Tell the client (at `info`) which lists of a result were cut, from the result itself:
 /// every object with `truncated: true`, by its path. No tool can forget to say it.
 fn tell_truncated(tool: &str, structured: Option<&serde_json::Value>) {
-    let found = structured.map(truncated_paths).unwrap_or_default();
+    let found: Vec<String> = structured
+        .map(truncated_paths)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|at| {
+            if at.is_empty() {
+                "top level".to_owned()
+            } else {
+                at
+            }
+        })
+        .collect();
     if !found.is_empty() {
         notify::notify(
             Level::Info,
@@ -322,18 +336,15 @@ fn tell_truncated(tool: &str, structured: Option<&serde_json::Value>) {
     }
 }
 
-/// The JSON pointers of the objects in `value` that say `truncated: true`.
+/// The JSON pointers of the objects in `value` that say `truncated: true` (`""` for
+/// `value` itself).
 fn truncated_paths(value: &serde_json::Value) -> Vec<String> {
     fn walk(value: &serde_json::Value, path: &mut String, found: &mut Vec<String>) {
         let len = path.len();
         match value {
             serde_json::Value::Object(map) => {
                 if map.get("truncated") == Some(&serde_json::Value::Bool(true)) {
-                    found.push(if path.is_empty() {
-                        "/".to_owned()
-                    } else {
-                        path.clone()
-                    });
+                    found.push(path.clone());
                 }
                 for (key, child) in map {
                     path.push('/');
@@ -422,7 +433,8 @@ mod tests {
             "datasets": [{"name": "a", "truncated": false}, {"name": "b", "truncated": true}],
             "partners": {"items": [], "truncated": true}
         });
-        assert_eq!(truncated_paths(&result), ["/", "/datasets/1", "/partners"]);
+        // JSON pointers: "" is the result itself.
+        assert_eq!(truncated_paths(&result), ["", "/datasets/1", "/partners"]);
         assert!(truncated_paths(&serde_json::json!({"items": [1]})).is_empty());
     }
 }

@@ -117,9 +117,10 @@ async fn read_lines<R, W>(
                 "Parse error: the line is longer than 16 MiB.",
             )),
             Line::Bytes(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => None,
-            Line::Bytes(bytes) => match check(&bytes)
-                .and_then(|()| session_rules(&bytes, &mut initialized, &in_flight))
-            {
+            Line::Bytes(bytes) => match parse(&bytes).and_then(|message| {
+                check(&message, false)?;
+                session_rules(&message, &mut initialized, &in_flight)
+            }) {
                 Ok(()) => {
                     let mut bytes = bytes;
                     bytes.push(b'\n');
@@ -187,42 +188,45 @@ async fn read_line<R: AsyncRead + Unpin>(
     }
 }
 
-/// `Ok` for a line rmcp can take; else the JSON-RPC error to answer it with.
-pub(crate) fn check(bytes: &[u8]) -> Result<(), Value> {
+/// The JSON of one message; else the `-32700` error to answer it with (with the `id`
+/// when it can be found in the text).
+pub(crate) fn parse(bytes: &[u8]) -> Result<Value, Value> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Err(error(
             Value::Null,
             -32700,
-            "Parse error: the line is not UTF-8.",
+            "Parse error: the message is not UTF-8.",
         ));
     };
-    let message: Value = match serde_json::from_str(text) {
-        Ok(message) => message,
-        Err(_) => {
-            return Err(error(
-                recover_id(text),
-                -32700,
-                "Parse error: the line is not valid JSON (or is nested too deeply).",
-            ));
-        }
-    };
-    let id = message
-        .get("id")
-        .filter(|id| id.is_string() || id.is_number())
-        .cloned();
-    if message.get("jsonrpc") != Some(&Value::from("2.0")) {
-        return match (&id, message.get("method")) {
-            // A response or notification that is not JSON-RPC 2.0 gets no answer.
-            (None, _) => Ok(()),
-            (Some(id), _) => Err(error(
-                id.clone(),
+    serde_json::from_str(text).map_err(|_| {
+        error(
+            recover_id(text),
+            -32700,
+            "Parse error: the message is not valid JSON (or is nested too deeply).",
+        )
+    })
+}
+
+/// `Ok` for a message rmcp can take; else the JSON-RPC error to answer it with. A
+/// message that is not a JSON-RPC 2.0 object is refused (`-32600`) when it has an `id`,
+/// or always when `strict` (over HTTP, where every POST gets an answer); `tools/call`
+/// arguments that are not an object are `-32602`.
+pub(crate) fn check(message: &Value, strict: bool) -> Result<(), Value> {
+    let id = id_of(message);
+    if !message.is_object() || message.get("jsonrpc") != Some(&Value::from("2.0")) {
+        // Over stdio, a response or notification that is not JSON-RPC 2.0 gets no answer.
+        return if id.is_null() && !strict {
+            Ok(())
+        } else {
+            Err(error(
+                id,
                 -32600,
-                "Invalid Request: not a JSON-RPC 2.0 message.",
-            )),
+                "Invalid Request: the message must be one JSON-RPC 2.0 object.",
+            ))
         };
     }
     if message.get("method") == Some(&Value::from("tools/call"))
-        && let Some(id) = id
+        && !id.is_null()
         && message
             .pointer("/params/arguments")
             .is_some_and(|arguments| !arguments.is_object() && !arguments.is_null())
@@ -236,16 +240,22 @@ pub(crate) fn check(bytes: &[u8]) -> Result<(), Value> {
     Ok(())
 }
 
+/// A message's `id` when it is one (a number or a string); else null.
+fn id_of(message: &Value) -> Value {
+    message
+        .get("id")
+        .filter(|id| id.is_string() || id.is_number())
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
 /// What a session allows: only `ping` before `initialize`, and one request per `id` at a
-/// time. `bytes` already passed [`check`].
+/// time. `message` already passed [`check`].
 fn session_rules(
-    bytes: &[u8],
+    message: &Value,
     initialized: &mut bool,
     in_flight: &InFlightIds,
 ) -> Result<(), Value> {
-    let Ok(message) = serde_json::from_slice::<Value>(bytes) else {
-        return Ok(());
-    };
     // A cancelled request gets no answer (its client no longer waits): its id is free.
     if message.get("method") == Some(&Value::from("notifications/cancelled"))
         && let Some(id) = message.pointer("/params/requestId")
@@ -303,7 +313,12 @@ mod tests {
 
     #[test]
     fn lines_rmcp_cannot_take_get_the_error_they_deserve() {
-        let code = |line: &[u8]| check(line).err().map(|e| e["error"]["code"].clone());
+        let code = |line: &[u8]| {
+            parse(line)
+                .and_then(|message| check(&message, false))
+                .err()
+                .map(|e| e["error"]["code"].clone())
+        };
         assert_eq!(code(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), None);
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         assert_eq!(code(deep.as_bytes()), Some(json!(-32700)));
@@ -313,7 +328,7 @@ mod tests {
         );
         assert_eq!(code(b"\xff\xfe"), Some(json!(-32700)));
         let arguments = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":[1]}}"#;
-        let answer = check(arguments).unwrap_err();
+        let answer = check(&parse(arguments).unwrap(), false).unwrap_err();
         assert_eq!(answer["error"]["code"], -32602);
         assert_eq!(answer["id"], 7);
         assert_eq!(

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use super::nulls::assert_no_nulls;
 use super::strict::assert_strict_client_accepts;
-use crate::envelope::{ErrorBody, ErrorEnvelope};
+use crate::envelope::{ErrorBody, ErrorCode, ErrorEnvelope};
 use crate::server::{McpServer, Served};
 
 /// The client side of a test session: records the log notifications it receives.
@@ -208,6 +208,30 @@ impl McpTestClient {
         assert!(!envelope.success);
         assert!(!envelope.error.message.is_empty() && !envelope.error.recovery_hint.is_empty());
         envelope.error
+    }
+
+    /// For every tool of the server, one call that must succeed and one that must fail
+    /// with the given code; each goes through [`call`](Self::call), so a strict client
+    /// would accept both. Fails when a listed tool has no case, so a tool added later
+    /// without one is caught. `cases`: (tool, succeeding arguments, failing arguments,
+    /// the failure's code).
+    pub async fn assert_every_tool_answers_success_and_error(
+        &self,
+        cases: &[(&str, Value, Value, ErrorCode)],
+    ) {
+        let mut exercised = Vec::new();
+        for (tool, succeeding, failing, code) in cases {
+            self.call_ok(tool, succeeding.clone()).await;
+            let e = self.call_err(tool, failing.clone()).await;
+            assert_eq!(e.code, *code, "{tool} {failing}: {}", e.message);
+            exercised.push((*tool).to_owned());
+        }
+        exercised.sort();
+        assert_eq!(
+            exercised,
+            self.tool_names().await,
+            "every listed tool has a case"
+        );
     }
 
     /// Close the session and stop the server.

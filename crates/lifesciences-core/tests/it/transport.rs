@@ -12,17 +12,45 @@ use wiremock::{Mock, ResponseTemplate};
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
 
-#[tokio::test]
-async fn garbage_on_stdin_does_not_kill_the_stdio_server() {
+type Pipe = tokio::io::DuplexStream;
+
+/// An MCP server on an in-memory pipe, as over the process's stdin/stdout (through the
+/// stdio line guard when `guarded`): the task, and the client's reading and writing ends.
+fn stdio_server(
+    server: TestServer,
+    guarded: bool,
+) -> (
+    tokio::task::JoinHandle<Result<(), serve::ServeError>>,
+    tokio::io::ReadHalf<Pipe>,
+    tokio::io::WriteHalf<Pipe>,
+) {
     let (ours, theirs) = tokio::io::duplex(1 << 16);
     let (read, write) = tokio::io::split(theirs);
-    let server = tokio::spawn(serve::serve_io(
-        Served::new(TestServer::for_mock("http://127.0.0.1:9")),
-        read,
-        write,
-        futures::future::pending(),
-    ));
-    let (reader, mut writer) = tokio::io::split(ours);
+    let served = Served::new(server);
+    let task = if guarded {
+        let (read, write) = serve::lines::guard(read, write);
+        tokio::spawn(serve::serve_io(
+            served,
+            read,
+            write,
+            futures::future::pending(),
+        ))
+    } else {
+        tokio::spawn(serve::serve_io(
+            served,
+            read,
+            write,
+            futures::future::pending(),
+        ))
+    };
+    let (reader, writer) = tokio::io::split(ours);
+    (task, reader, writer)
+}
+
+#[tokio::test]
+async fn garbage_on_stdin_does_not_kill_the_stdio_server() {
+    let (server, reader, mut writer) =
+        stdio_server(TestServer::for_mock("http://127.0.0.1:9"), false);
     let garbage: &[&[u8]] = &[
         b"this is not json\n",
         b"{\"jsonrpc\":\"2.0\"}\n",
@@ -190,14 +218,7 @@ async fn a_shutdown_lets_the_calls_in_flight_finish_and_answers_them() {
     let addr = running.local_addr;
 
     let init = raw_http(addr, post(addr, None, INITIALIZE)).await;
-    let session = init
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .starts_with("mcp-session-id:")
-                .then(|| l.split_once(':').unwrap().1.trim().to_owned())
-        })
-        .unwrap_or_else(|| panic!("no session id: {init}"));
+    let session = session_id(&init).unwrap_or_else(|| panic!("no session id: {init}"));
     let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
     let accepted = raw_http(addr, post(addr, Some(&session), initialized)).await;
     assert!(accepted.starts_with("HTTP/1.1 202"), "{accepted}");
@@ -298,8 +319,8 @@ async fn a_body_that_is_not_a_json_rpc_message_is_400_with_a_json_rpc_error() {
     .await;
     assert!(truncated.starts_with("HTTP/1.1 400"), "{truncated}");
     assert!(
-        truncated.contains(r#""code":-32700"#) && truncated.contains(r#""id":null"#),
-        "{truncated}"
+        truncated.contains(r#""code":-32700"#) && truncated.contains(r#""id":1"#),
+        "the id is recovered from a body that does not parse: {truncated}"
     );
     assert!(
         !truncated.contains("line 1 column"),
@@ -331,16 +352,8 @@ async fn a_body_that_is_not_a_json_rpc_message_is_400_with_a_json_rpc_error() {
 
 #[tokio::test]
 async fn every_malformed_stdio_line_is_answered_and_the_server_keeps_serving() {
-    let (ours, theirs) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(theirs);
-    let (read, write) = serve::lines::guard(read, write);
-    let server = tokio::spawn(serve::serve_io(
-        Served::new(TestServer::for_mock("http://127.0.0.1:9")),
-        read,
-        write,
-        futures::future::pending(),
-    ));
-    let (reader, mut writer) = tokio::io::split(ours);
+    let (server, reader, mut writer) =
+        stdio_server(TestServer::for_mock("http://127.0.0.1:9"), true);
     let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
     let huge = format!("\"{}\"", "x".repeat(17 * 1024 * 1024));
     let lines: Vec<Vec<u8>> = vec![
@@ -408,16 +421,7 @@ async fn over_stdio_a_call_before_initialize_and_a_duplicate_id_are_refused_each
         .expect(1)
         .mount(&upstream)
         .await;
-    let (ours, theirs) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(theirs);
-    let (read, write) = serve::lines::guard(read, write);
-    let server = tokio::spawn(serve::serve_io(
-        Served::new(TestServer::for_mock(&upstream.uri())),
-        read,
-        write,
-        futures::future::pending(),
-    ));
-    let (reader, mut writer) = tokio::io::split(ours);
+    let (server, reader, mut writer) = stdio_server(TestServer::for_mock(&upstream.uri()), true);
     let call = |id: u32| {
         format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"items_get_item","arguments":{{"item_id":"ITEM:42"}}}}}}"#

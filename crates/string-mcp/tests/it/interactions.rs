@@ -539,3 +539,35 @@ async fn a_wrong_shape_is_upstream_error_not_no_partners_and_not_cached() {
     }
     client.close().await;
 }
+
+/// A client listening at `info` is told when a result's list was cut at its limit; one
+/// that did not ask is not.
+#[tokio::test]
+#[expect(
+    deprecated,
+    reason = "MCP logging is deprecated in the newest protocol revision"
+)]
+async fn a_cut_list_is_told_to_a_client_listening_at_info() {
+    let (upstream, client) = setup().await;
+    get("interaction_partners")
+        .respond_with(fixture("interaction_partners__TP53.json"))
+        .mount(&upstream)
+        .await;
+    let call = json!({"string_id": TP53, "limit": 10});
+    let cut = client
+        .call_ok("string_get_interactions", call.clone())
+        .await;
+    assert_eq!(cut["truncated"], true);
+    assert!(client.log_messages().await.is_empty(), "not asked for info");
+    client
+        .set_log_level(lifesciences_core::rmcp::model::LoggingLevel::Info)
+        .await;
+    client.call_ok("string_get_interactions", call).await;
+    let heard = client.log_messages().await;
+    assert_eq!(heard.len(), 1, "{heard:?}");
+    assert_eq!(
+        heard[0].1,
+        "string_get_interactions: the result is cut at its limit (top level); its counts say how much more there is"
+    );
+    client.close().await;
+}

@@ -60,18 +60,8 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
             ErrorCode::InvalidInput,
         ),
     ];
-    let mut exercised = Vec::new();
-    for (tool, succeeding, failing, code) in cases {
-        client.call_ok(tool, succeeding).await;
-        let e = client.call_err(tool, failing.clone()).await;
-        assert_eq!(e.code, code, "{tool} {failing}: {}", e.message);
-        exercised.push(tool.to_owned());
-    }
-    exercised.sort();
-    assert_eq!(
-        exercised,
-        client.tool_names().await,
-        "every listed tool has a case here"
-    );
+    client
+        .assert_every_tool_answers_success_and_error(&cases)
+        .await;
     client.close().await;
 }
