@@ -199,9 +199,10 @@ pub async fn start_http<S: McpServer>(
         sessions: options.max_sessions,
         body_bytes: options.max_request_body_bytes,
     };
+    let ids = lines::InFlightIds::default();
     let guard = axum::middleware::from_fn(move |request: Request, next: Next| {
-        let manager = Arc::clone(&manager);
-        async move { guard_requests(&manager, limits, request, next).await }
+        let (manager, ids) = (Arc::clone(&manager), ids.clone());
+        async move { guard_requests(&manager, &ids, limits, request, next).await }
     });
     let health = format!(
         r#"{{"status":"ok","server":"{}","version":"{}"}}"#,
@@ -265,9 +266,12 @@ struct Limits {
 /// What the Streamable HTTP service of rmcp 3.9 does not: a `DELETE` of a session it does
 /// not have is 404 (rmcp answers 202); a new session beyond the cap is 503 with a
 /// `Retry-After` instead of more memory; a POST body that is not JSON, or not a JSON-RPC
-/// message, is 400 with a JSON-RPC error (rmcp answers 415 with the decoder's text).
+/// message, is 400 with a JSON-RPC error (rmcp answers 415 with the decoder's text); a
+/// request whose id is still in flight in its session is 400 with Invalid Request (rmcp
+/// would give its answer to one of the two).
 async fn guard_requests(
     manager: &LocalSessionManager,
+    ids: &lines::InFlightIds,
     limits: Limits,
     request: Request,
     next: Next,
@@ -299,8 +303,8 @@ async fn guard_requests(
         }
         response
     };
-    match (request.method(), session) {
-        (&Method::DELETE, Some(id)) if !manager.sessions.read().await.contains_key(id.as_str()) => {
+    match (request.method(), session.as_deref()) {
+        (&Method::DELETE, Some(id)) if !manager.sessions.read().await.contains_key(id) => {
             jsonrpc_error(
                 StatusCode::NOT_FOUND,
                 format!("no session {id}: it ended or never existed"),
@@ -318,7 +322,7 @@ async fn guard_requests(
                 ),
             )
         }
-        (&Method::POST, _) => {
+        (&Method::POST, session) => {
             let (parts, body) = request.into_parts();
             let Ok(bytes) = axum::body::to_bytes(body, limits.body_bytes).await else {
                 return jsonrpc_error(
@@ -329,17 +333,45 @@ async fn guard_requests(
                     ),
                 );
             };
-            // The checks of the stdio guard, strictly: every POST gets an answer.
-            if let Err(answer) = lines::parse(&bytes).and_then(|m| lines::check(&m, true)) {
-                return (
+            let bad_request = |answer: serde_json::Value| {
+                (
                     StatusCode::BAD_REQUEST,
                     [(header::CONTENT_TYPE, "application/json")],
                     answer.to_string(),
                 )
-                    .into_response();
+                    .into_response()
+            };
+            // The checks of the stdio guard, strictly: every POST gets an answer.
+            let message =
+                match lines::parse(&bytes).and_then(|m| lines::check(&m, true).map(|()| m)) {
+                    Ok(message) => message,
+                    Err(answer) => return bad_request(answer),
+                };
+            // rmcp routes a session's answers by request id: a second request with an id
+            // still in flight would take the first one's answer. Refuse it; the id is
+            // free again once the first one's response stream ends or is dropped.
+            let held = match (&session, message.get("id"), message.get("method")) {
+                (Some(session), Some(id), Some(_)) => match ids.hold(session, id) {
+                    Some(held) => Some(held),
+                    None => return bad_request(lines::duplicate_id(id)),
+                },
+                _ => None,
+            };
+            let response = next
+                .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+                .await;
+            match held {
+                None => response,
+                Some(held) => {
+                    use futures::StreamExt as _;
+                    let (parts, body) = response.into_parts();
+                    let body = body.into_data_stream().map(move |chunk| {
+                        let _in_flight = &held;
+                        chunk
+                    });
+                    axum::response::Response::from_parts(parts, axum::body::Body::from_stream(body))
+                }
             }
-            next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
-                .await
         }
         _ => next.run(request).await,
     }

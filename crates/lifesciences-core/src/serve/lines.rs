@@ -52,24 +52,43 @@ where
     (rmcp_reads, rmcp_writes)
 }
 
-/// The ids of the requests passed to rmcp and not answered yet.
+/// The ids of the requests passed to rmcp and not answered yet (over HTTP, each prefixed
+/// with its session).
 #[derive(Debug, Clone, Default)]
-struct InFlightIds(Arc<Mutex<HashSet<String>>>);
+pub(crate) struct InFlightIds(Arc<Mutex<HashSet<String>>>);
 
 impl InFlightIds {
     /// Record `id`; false when it is already in flight.
     fn start(&self, id: &Value) -> bool {
+        self.start_key(id.to_string())
+    }
+
+    fn start_key(&self, key: String) -> bool {
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(id.to_string())
+            .insert(key)
     }
 
     fn finish(&self, id: &Value) {
+        self.finish_key(&id.to_string());
+    }
+
+    fn finish_key(&self, key: &str) {
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .remove(&id.to_string());
+            .remove(key);
+    }
+
+    /// Record `id` of `session` for as long as the returned guard lives; `None` when it is
+    /// already in flight.
+    pub(crate) fn hold(&self, session: &str, id: &Value) -> Option<HeldId> {
+        let key = format!("{session} {id}");
+        self.start_key(key.clone()).then(|| HeldId {
+            ids: self.clone(),
+            key,
+        })
     }
 
     /// rmcp wrote `line`: if it answers a request, that id is free again.
@@ -82,6 +101,19 @@ impl InFlightIds {
         {
             self.finish(id);
         }
+    }
+}
+
+/// An id in flight until this is dropped.
+#[derive(Debug)]
+pub(crate) struct HeldId {
+    ids: InFlightIds,
+    key: String,
+}
+
+impl Drop for HeldId {
+    fn drop(&mut self) {
+        self.ids.finish_key(&self.key);
     }
 }
 
@@ -279,13 +311,18 @@ fn session_rules(
         ));
     }
     if !in_flight.start(id) {
-        return Err(error(
-            id.clone(),
-            -32600,
-            "Invalid Request: a request with this id is still in flight; give each request its own id.",
-        ));
+        return Err(duplicate_id(id));
     }
     Ok(())
+}
+
+/// The answer to a request whose id is still in flight.
+pub(crate) fn duplicate_id(id: &Value) -> Value {
+    error(
+        id.clone(),
+        -32600,
+        "Invalid Request: a request with this id is still in flight; give each request its own id.",
+    )
 }
 
 /// The `id` of a line that does not parse, when a top-level-looking `"id": <number or

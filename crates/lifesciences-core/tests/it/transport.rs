@@ -476,3 +476,48 @@ async fn over_stdio_a_call_before_initialize_and_a_duplicate_id_are_refused_each
     drop(lines);
     let _ = tokio::time::timeout(Duration::from_secs(5), server).await;
 }
+
+#[tokio::test]
+async fn over_http_a_duplicate_id_in_flight_in_one_session_is_refused_and_the_first_answered() {
+    let upstream = mock_upstream().await;
+    Mock::given(path("/items/42"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(serde_json::json!({"number": 42}))
+                .set_delay(Duration::from_millis(800)),
+        )
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    let running = serve::start_http(
+        TestServer::for_mock(&upstream.uri()),
+        HttpOptions::new("127.0.0.1:0"),
+    )
+    .await
+    .unwrap();
+    let addr = running.local_addr;
+    let init = raw_http(addr, post(addr, None, INITIALIZE)).await;
+    let session = session_id(&init).unwrap_or_else(|| panic!("no session id: {init}"));
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    raw_http(addr, post(addr, Some(&session), initialized)).await;
+
+    let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"items_get_item","arguments":{"item_id":"ITEM:42"}}}"#;
+    let request = post(addr, Some(&session), call);
+    let first = tokio::spawn(raw_http(addr, request.clone()));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let duplicate = raw_http(addr, request.clone()).await;
+    assert!(duplicate.starts_with("HTTP/1.1 400"), "{duplicate}");
+    assert!(
+        duplicate.contains(r#""id":2"#) && duplicate.contains("-32600"),
+        "{duplicate}"
+    );
+    let first = first.await.unwrap();
+    assert!(
+        first.contains(r#""id":2"#) && first.contains(r#""structuredContent""#),
+        "the first call is answered: {first}"
+    );
+    // Once answered, the id is free again (the cache answers this one).
+    let again = raw_http(addr, request).await;
+    assert!(again.contains(r#""structuredContent""#), "{again}");
+    running.shutdown(Duration::from_secs(1)).await;
+}
