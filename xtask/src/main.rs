@@ -8,6 +8,8 @@
 //! - `clients`: run every server, over stdio and Streamable HTTP, through third-party MCP
 //!   clients (TypeScript SDK, MCP Inspector CLI, the MCP conformance suite, Ajv strict) against
 //!   a local mock upstream. Opt-in: it needs npm, and the npm registry once.
+//! - `sessions`: the resident memory of each server in HTTP mode across 10,000 abandoned
+//!   sessions, which must level off (Linux; opt-in, not in CI).
 //! - `igvf-openapi --from <path-or-url>`: refresh the OpenAPI spec igvf-mcp embeds.
 #![expect(
     clippy::print_stdout,
@@ -21,6 +23,7 @@ mod docs;
 mod igvf_openapi;
 mod live;
 mod servers;
+mod sessions;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -64,6 +67,25 @@ enum Command {
         #[arg(long)]
         only: Option<String>,
     },
+    /// Open many HTTP sessions and abandon them; fail unless memory levels off (Linux).
+    ///
+    /// Each server runs with `serve --http`; the sessions are opened with `initialize`
+    /// and never used or ended. Idle ones must expire and new ones beyond the cap be
+    /// refused, so the resident set stops growing.
+    Sessions {
+        /// Only this server (e.g. ensembl-mcp).
+        #[arg(long)]
+        only: Option<String>,
+        /// Sessions to open (at the cap, it waits for idle ones to expire).
+        #[arg(long, default_value_t = 10_000)]
+        count: usize,
+        /// The server's `--session-idle-secs`.
+        #[arg(long, default_value_t = 2)]
+        idle_secs: u64,
+        /// The server's `--max-sessions`.
+        #[arg(long, default_value_t = 1000)]
+        max_sessions: usize,
+    },
     /// Refresh the IGVF Catalog OpenAPI spec embedded by igvf-mcp (trimmed).
     IgvfOpenapi {
         /// The full spec: a file, or an http(s) URL (fetched only then).
@@ -88,6 +110,12 @@ fn main() -> ExitCode {
         Command::Docs { check } => docs::run(check),
         Command::Live { cargo_args } => live::run(&cargo_args),
         Command::Clients { only } => clients::run(only.as_deref()),
+        Command::Sessions {
+            only,
+            count,
+            idle_secs,
+            max_sessions,
+        } => sessions::run(only.as_deref(), count, idle_secs, max_sessions),
         Command::IgvfOpenapi { from, check } => igvf_openapi::run(&from, check),
     };
     match outcome {

@@ -83,14 +83,18 @@ pub(crate) mod lenient {
     }
 }
 
-/// A response that is an array of `T`, or a single `T` (older by-ID lookups), or `null`.
+/// A response that is an array of `T`, or a single `T` (older by-ID lookups). The catalog
+/// answers "nothing" with an empty array: a `null` body is not an answer and fails to
+/// decode, like any other shape it does not document.
 #[derive(Debug, Clone)]
 pub(crate) struct OneOrMany<T>(pub Vec<T>);
 
 impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for OneOrMany<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match Value::deserialize(d)? {
-            Value::Null => Ok(Self(Vec::new())),
+            Value::Null => Err(serde::de::Error::custom(
+                "a null body where the catalog documents a list",
+            )),
             Value::Array(items) => items
                 .into_iter()
                 .map(|item| serde_json::from_value(item).map_err(serde::de::Error::custom))
@@ -732,14 +736,15 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn one_or_many_reads_arrays_objects_and_null() {
+    fn one_or_many_reads_arrays_and_objects_and_refuses_null() {
         let many: OneOrMany<Drug> =
             serde_json::from_value(json!([{"_id": "PA1"}, {"_id": "PA2"}])).unwrap();
         assert_eq!(many.0.len(), 2);
         let one: OneOrMany<Drug> = serde_json::from_value(json!({"_id": "PA1"})).unwrap();
         assert_eq!(one.0[0].id, "PA1");
-        let none: OneOrMany<Drug> = serde_json::from_value(json!(null)).unwrap();
+        let none: OneOrMany<Drug> = serde_json::from_value(json!([])).unwrap();
         assert!(none.0.is_empty());
+        assert!(serde_json::from_value::<OneOrMany<Drug>>(json!(null)).is_err());
     }
 
     #[test]

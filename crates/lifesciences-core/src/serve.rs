@@ -199,10 +199,10 @@ pub async fn start_http<S: McpServer>(
         sessions: options.max_sessions,
         body_bytes: options.max_request_body_bytes,
     };
-    let ids = lines::InFlightIds::default();
+    let guards = Arc::new(Guards::default());
     let guard = axum::middleware::from_fn(move |request: Request, next: Next| {
-        let (manager, ids) = (Arc::clone(&manager), ids.clone());
-        async move { guard_requests(&manager, &ids, limits, request, next).await }
+        let (manager, guards) = (Arc::clone(&manager), Arc::clone(&guards));
+        async move { guard_requests(&manager, &guards, limits, request, next).await }
     });
     let health = format!(
         r#"{{"status":"ok","server":"{}","version":"{}"}}"#,
@@ -263,6 +263,15 @@ struct Limits {
     body_bytes: usize,
 }
 
+/// The state of [`guard_requests`], shared by every request.
+#[derive(Debug, Default)]
+struct Guards {
+    /// Request ids in flight, per session.
+    ids: lines::InFlightIds,
+    /// Held while a new session opens.
+    opening: tokio::sync::Mutex<()>,
+}
+
 /// What the Streamable HTTP service of rmcp 3.9 does not: a `DELETE` of a session it does
 /// not have is 404 (rmcp answers 202); a new session beyond the cap is 503 with a
 /// `Retry-After` instead of more memory; a POST body that is not JSON, or not a JSON-RPC
@@ -271,7 +280,7 @@ struct Limits {
 /// would give its answer to one of the two).
 async fn guard_requests(
     manager: &LocalSessionManager,
-    ids: &lines::InFlightIds,
+    guards: &Guards,
     limits: Limits,
     request: Request,
     next: Next,
@@ -310,19 +319,26 @@ async fn guard_requests(
                 format!("no session {id}: it ended or never existed"),
             )
         }
-        (&Method::POST, session)
-            if session.is_none() && manager.sessions.read().await.len() >= limit =>
-        {
-            tracing::warn!(limit, "refusing a new session: at the session cap");
-            jsonrpc_error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "this server already has {limit} sessions, its cap; retry in a minute \
-                     (idle sessions close on their own)"
-                ),
-            )
-        }
         (&Method::POST, session) => {
+            // New sessions open one at a time, so concurrent ones cannot overshoot the cap
+            // between the count and rmcp's creating them (an `initialize` takes a moment).
+            let _opening = match session {
+                Some(_) => None,
+                None => {
+                    let opening = guards.opening.lock().await;
+                    if manager.sessions.read().await.len() >= limit {
+                        tracing::warn!(limit, "refusing a new session: at the session cap");
+                        return jsonrpc_error(
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            format!(
+                                "this server already has {limit} sessions, its cap; retry in a \
+                                 minute (idle sessions close on their own)"
+                            ),
+                        );
+                    }
+                    Some(opening)
+                }
+            };
             let (parts, body) = request.into_parts();
             let Ok(bytes) = axum::body::to_bytes(body, limits.body_bytes).await else {
                 return jsonrpc_error(
@@ -351,7 +367,7 @@ async fn guard_requests(
             // still in flight would take the first one's answer. Refuse it; the id is
             // free again once the first one's response stream ends or is dropped.
             let held = match (&session, message.get("id"), message.get("method")) {
-                (Some(session), Some(id), Some(_)) => match ids.hold(session, id) {
+                (Some(session), Some(id), Some(_)) => match guards.ids.hold(session, id) {
                     Some(held) => Some(held),
                     None => return bad_request(lines::duplicate_id(id)),
                 },

@@ -9,6 +9,7 @@ mod batch;
 mod binary;
 mod compound;
 mod definitions;
+mod faults;
 mod live;
 mod politeness;
 mod progress;

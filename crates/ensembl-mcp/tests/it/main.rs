@@ -8,6 +8,7 @@
 
 mod binary;
 mod definitions;
+mod faults;
 mod live;
 mod lookup;
 mod politeness;

@@ -9,6 +9,7 @@
 mod associations;
 mod binary;
 mod entity;
+mod faults;
 mod ld;
 mod live;
 mod region;

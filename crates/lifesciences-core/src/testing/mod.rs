@@ -10,6 +10,7 @@
 //!   result has no `null` and a success mirrors its structured content as text;
 //! - [`assert_tool_definitions`], the promises every tool definition keeps, and the
 //!   catalog budget;
+//! - [`assert_fault_matrix`], every tool under every upstream fault of [`faults`];
 //! - [`TestServer`], a small complete server that core's own tests drive and that shows a
 //!   server crate's shape in one file.
 #![expect(
@@ -22,6 +23,7 @@
 
 mod client;
 mod definitions;
+mod faults;
 mod fixtures;
 mod logs;
 mod mock;
@@ -36,6 +38,7 @@ pub use definitions::{
     AVERAGE_BUDGET_BYTES, Catalog, TOOL_BUDGET_BYTES, assert_catalog_budget,
     assert_tool_definitions,
 };
+pub use faults::{Fault, assert_fault_matrix, faults};
 pub use fixtures::{Fixtures, fixture};
 pub use logs::{LogCapture, capture_logs};
 pub use mock::{Recording, mock_env, mock_source, mock_upstream, quick};

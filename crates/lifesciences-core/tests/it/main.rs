@@ -8,6 +8,7 @@
 )]
 
 mod cli;
+mod faults;
 mod http;
 mod logging;
 mod tools;

@@ -521,3 +521,25 @@ async fn over_http_a_duplicate_id_in_flight_in_one_session_is_refused_and_the_fi
     assert!(again.contains(r#""structuredContent""#), "{again}");
     running.shutdown(Duration::from_secs(1)).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_new_sessions_never_overshoot_the_cap() {
+    let mut options = HttpOptions::new("127.0.0.1:0");
+    options.max_sessions = 3;
+    let running = serve::start_http(TestServer::for_mock("http://127.0.0.1:9"), options)
+        .await
+        .unwrap();
+    let addr = running.local_addr;
+    let answers = futures::future::join_all(
+        (0..64).map(|_| tokio::spawn(raw_http(addr, post(addr, None, INITIALIZE)))),
+    )
+    .await;
+    let answers: Vec<String> = answers.into_iter().map(Result::unwrap).collect();
+    let opened = answers.iter().filter(|a| session_id(a).is_some()).count();
+    let refused = answers
+        .iter()
+        .filter(|a| a.starts_with("HTTP/1.1 503"))
+        .count();
+    assert_eq!((opened, refused), (3, 61), "{answers:#?}");
+    running.shutdown(Duration::from_secs(1)).await;
+}

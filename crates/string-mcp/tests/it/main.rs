@@ -10,6 +10,7 @@
 
 mod binary;
 mod definitions;
+mod faults;
 mod image;
 mod interactions;
 mod live;

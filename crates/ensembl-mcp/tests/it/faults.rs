@@ -1,0 +1,27 @@
+//! Every tool under every upstream fault of core's fault matrix (rate limits, server
+//! errors, hangs, cut, malformed, HTML, wrong-shape, empty and oversized bodies, redirects
+//! to another host): each ends as the right error envelope, and none is cached.
+
+use ensembl_mcp::EnsemblServer;
+use lifesciences_core::testing::assert_fault_matrix;
+use serde_json::json;
+
+#[tokio::test]
+async fn every_tool_answers_every_upstream_fault() {
+    assert_fault_matrix::<EnsemblServer>(
+        &[
+            ("ensembl_get_gene", json!({"ensembl_id": "ENSG00000141510"})),
+            (
+                "ensembl_get_transcript",
+                json!({"transcript_id": "ENST00000311936.8"}),
+            ),
+            ("ensembl_search_genes", json!({"query": "BRCA1"})),
+            (
+                "ensembl_search_genes",
+                json!({"query": "tumor protein", "species": "mouse"}),
+            ),
+        ],
+        &[],
+    )
+    .await;
+}

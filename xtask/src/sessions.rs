@@ -1,0 +1,262 @@
+//! `cargo xtask sessions`: the memory of a server in Streamable HTTP mode across many
+//! abandoned sessions. Each session is opened (`initialize`) and never used or ended, as
+//! by a client that crashed; the server must expire idle ones and refuse new ones at its
+//! cap, so its resident memory levels off instead of growing with every session.
+//!
+//! It starts the built binary with `serve --http` (upstreams pointed at a closed port: no
+//! session makes a call), opens the sessions (waiting at the cap for idle ones to expire),
+//! reads the process's resident set (`VmRSS` in `/proc/<pid>/status`, so Linux only) after
+//! each tenth, and fails when the second half of the run still grows. Opt-in and not in
+//! CI: with the defaults it takes about 30 s per server.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, bail};
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+
+use crate::servers;
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"abandoned","version":"0"}}}"#;
+
+/// Sessions opened at once.
+const CONCURRENCY: usize = 32;
+
+/// What one run measured.
+struct Measure {
+    opened: usize,
+    refused: usize,
+    /// (sessions opened so far, RSS in KiB) after each tenth of the run.
+    rss: Vec<(usize, u64)>,
+    start_kib: u64,
+    end_kib: u64,
+}
+
+pub(crate) fn run(
+    only: Option<&str>,
+    count: usize,
+    idle_secs: u64,
+    max_sessions: usize,
+) -> anyhow::Result<()> {
+    if !Path::new("/proc/self/status").exists() {
+        bail!("this check reads the resident set from /proc: Linux only");
+    }
+    let entries = servers::select(only)?;
+    let binaries = crate::demo::build(&entries)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let mut failures = Vec::new();
+    for (entry, binary) in entries.iter().zip(&binaries) {
+        let upstream_vars: Vec<String> = (entry.upstreams)()?
+            .iter()
+            .map(|c| c.upstream.url_var())
+            .collect();
+        let measure = runtime.block_on(measure(
+            binary,
+            &upstream_vars,
+            count,
+            idle_secs,
+            max_sessions,
+        ))?;
+        println!(
+            "\n{}: {count} abandoned sessions (idle expiry {idle_secs} s, cap {max_sessions})",
+            entry.name
+        );
+        println!(
+            "  opened {}, refused at the cap {}; RSS at start {:.1} MiB",
+            measure.opened,
+            measure.refused,
+            mib(measure.start_kib)
+        );
+        for (sessions, kib) in &measure.rss {
+            println!("  after {sessions:>6} sessions: {:>7.1} MiB", mib(*kib));
+        }
+        println!(
+            "  after the idle ones expired: {:.1} MiB",
+            mib(measure.end_kib)
+        );
+        if let Some(problem) = verdict(&measure) {
+            println!("  FAIL: {problem}");
+            failures.push(format!("{}: {problem}", entry.name));
+        } else {
+            println!("  ok: resident memory levels off");
+        }
+    }
+    if !failures.is_empty() {
+        bail!("{}", failures.join("; "));
+    }
+    Ok(())
+}
+
+fn mib(kib: u64) -> f64 {
+    kib as f64 / 1024.0
+}
+
+/// Bounded means: the second half of the run grew the resident set by less than a tenth
+/// of what the first half did, plus 4 MiB of allocator slack.
+fn verdict(measure: &Measure) -> Option<String> {
+    let (Some(&(_, half)), Some(&(_, last))) = (
+        measure.rss.get(measure.rss.len() / 2 - 1),
+        measure.rss.last(),
+    ) else {
+        return Some("no measurements".into());
+    };
+    let first_growth = half.saturating_sub(measure.start_kib);
+    let second_growth = last.saturating_sub(half);
+    (second_growth > first_growth / 10 + 4 * 1024).then(|| {
+        format!(
+            "the second half of the run grew RSS by {:.1} MiB (the first half by {:.1} MiB)",
+            mib(second_growth),
+            mib(first_growth)
+        )
+    })
+}
+
+async fn measure(
+    binary: &Path,
+    upstream_vars: &[String],
+    count: usize,
+    idle_secs: u64,
+    max_sessions: usize,
+) -> anyhow::Result<Measure> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut command = Command::new(binary);
+    command
+        .args(["serve", "--http", &addr])
+        .args(["--session-idle-secs", &idle_secs.to_string()])
+        .args(["--max-sessions", &max_sessions.to_string()])
+        .env("RUST_LOG", "error")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
+    for var in upstream_vars {
+        command.env(var, "http://127.0.0.1:9");
+    }
+    let child = command
+        .spawn()
+        .with_context(|| format!("cannot start {}", binary.display()))?;
+    let mut server = Running(child);
+    wait_until_listening(&addr).await?;
+    let pid = server.0.id();
+    let start_kib = rss_kib(pid)?;
+    // Open `count` sessions, in rounds of a tenth; at the cap, wait for idle ones to
+    // expire (giving up when none does within three idle timeouts).
+    let rounds = 10;
+    let per_round = count.div_ceil(rounds);
+    let (mut opened, mut refused) = (0, 0);
+    let mut rss = Vec::new();
+    let started = Instant::now();
+    let mut last_opened = Instant::now();
+    let patience = Duration::from_secs(3 * idle_secs + 10);
+    while opened < count {
+        let batch = (count - opened).min(CONCURRENCY);
+        let answers = futures::future::join_all((0..batch).map(|_| open_session(&addr))).await;
+        let before = opened;
+        for answer in answers {
+            match answer? {
+                Opened::Yes => opened += 1,
+                Opened::AtCap => refused += 1,
+            }
+        }
+        if opened > before {
+            last_opened = Instant::now();
+            if opened / per_round > before / per_round || opened == count {
+                rss.push((opened, rss_kib(pid)?));
+            }
+        } else if last_opened.elapsed() > patience {
+            bail!("no session could be opened for {patience:?}: idle sessions did not expire");
+        } else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(idle_secs + 2)).await;
+    let end_kib = rss_kib(pid)?;
+    println!(
+        "  ({opened} sessions opened in {:.1} s)",
+        started.elapsed().as_secs_f64()
+    );
+    server.stop();
+    Ok(Measure {
+        opened,
+        refused,
+        rss,
+        start_kib,
+        end_kib,
+    })
+}
+
+/// The server process, killed when dropped.
+struct Running(Child);
+
+impl Running {
+    fn stop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+enum Opened {
+    Yes,
+    AtCap,
+}
+
+async fn open_session(addr: &str) -> anyhow::Result<Opened> {
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{INITIALIZE}",
+        INITIALIZE.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr).await?;
+    stream.write_all(request.as_bytes()).await?;
+    let mut response = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut response))
+        .await
+        .context("no answer to initialize within 10 s")??;
+    let response = String::from_utf8_lossy(&response);
+    if response.starts_with("HTTP/1.1 503") {
+        return Ok(Opened::AtCap);
+    }
+    let has_session = response
+        .lines()
+        .any(|l| l.to_ascii_lowercase().starts_with("mcp-session-id:"));
+    if !response.starts_with("HTTP/1.1 200") || !has_session {
+        bail!(
+            "initialize was not answered with a session: {}",
+            response.lines().next().unwrap_or_default()
+        );
+    }
+    Ok(Opened::Yes)
+}
+
+async fn wait_until_listening(addr: &str) -> anyhow::Result<()> {
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(addr).await.is_ok() {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    bail!("the server did not listen on {addr} within 5 s")
+}
+
+fn rss_kib(pid: u32) -> anyhow::Result<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .with_context(|| format!("cannot read /proc/{pid}/status"))?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|kib| kib.parse().ok())
+        .context("no VmRSS in /proc/<pid>/status")
+}
