@@ -4,7 +4,6 @@
 //!
 //! `http` and `client` both build on these types; nothing here does I/O.
 
-use std::num::NonZeroU32;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
@@ -366,11 +365,9 @@ pub struct SourceConfig {
     pub upstream: &'static Upstream,
     /// Base URL; request paths are appended to it. Stored without a trailing slash.
     pub base_url: Url,
-    /// Sustained requests per second.
+    /// Requests per second: at most `floor(rate)` in any one-second window (one per
+    /// `1/rate` seconds below 1); within that, requests leave as soon as they are ready.
     pub rate_per_second: f64,
-    /// Requests that may go out back to back before the rate applies. 1 spaces every
-    /// request evenly, which is what per-second upstream limiters expect.
-    pub burst: NonZeroU32,
     /// Requests in flight at once.
     pub max_concurrent: usize,
     /// Per-request timeout, from connect to the last byte of the body.
@@ -408,7 +405,6 @@ impl SourceConfig {
             upstream,
             base_url,
             rate_per_second: 10.0,
-            burst: NonZeroU32::MIN,
             max_concurrent: 10,
             timeout: DEFAULT_TIMEOUT,
             retry: upstream.retry,
@@ -456,13 +452,6 @@ impl SourceConfig {
         if per_second.is_finite() && per_second > 0.0 {
             self.rate_per_second = per_second.clamp(*RATE_RANGE.start(), *RATE_RANGE.end());
         }
-        self
-    }
-
-    /// Requests that may go out back to back.
-    #[must_use]
-    pub fn with_burst(mut self, burst: NonZeroU32) -> Self {
-        self.burst = burst;
         self
     }
 

@@ -13,15 +13,13 @@
 mod body;
 mod coalesce;
 mod retry;
+mod window;
 
-use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
 use futures::FutureExt as _;
-use governor::clock::{Clock as _, DefaultClock};
-use governor::{Quota, RateLimiter, state::InMemoryState, state::NotKeyed};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
 use serde::{Serialize, de::DeserializeOwned};
@@ -49,8 +47,6 @@ struct Prepared {
     key: Arc<str>,
 }
 
-type Limiter = RateLimiter<NotKeyed, InMemoryState, DefaultClock>;
-
 /// A source-wide pause the upstream asked for.
 #[derive(Debug, Clone, Copy)]
 struct Pause {
@@ -66,8 +62,7 @@ struct Inner {
     /// Built on first use: setting up TLS (loading the platform's root certificates)
     /// costs milliseconds per source, and `initialize` must not wait for it.
     client: OnceLock<Result<reqwest::Client, String>>,
-    clock: DefaultClock,
-    limiter: Limiter,
+    limiter: window::SlidingWindow,
     permits: Semaphore,
     cache: Option<moka::future::Cache<Arc<str>, Bytes>>,
     inflight: Coalescer,
@@ -96,13 +91,7 @@ impl HttpClient {
     /// Build the machinery for one source. Does no I/O; the pooled HTTP client itself is
     /// built on the first request.
     pub fn new(config: SourceConfig) -> Self {
-        let clock = DefaultClock::default();
-        let period = Duration::try_from_secs_f64(1.0 / config.rate_per_second)
-            .unwrap_or(Duration::from_secs(1000));
-        let quota = Quota::with_period(period)
-            .unwrap_or_else(|| Quota::per_second(NonZeroU32::MAX))
-            .allow_burst(config.burst);
-        let limiter = RateLimiter::direct_with_clock(quota, clock.clone());
+        let limiter = window::SlidingWindow::new(config.rate_per_second);
         let cache = (!config.cache_ttl.is_zero()).then(|| {
             moka::future::Cache::builder()
                 .max_capacity(config.cache_max_bytes)
@@ -118,7 +107,6 @@ impl HttpClient {
                 permits: Semaphore::new(config.max_concurrent.max(1)),
                 base,
                 client: OnceLock::new(),
-                clock,
                 limiter,
                 cache,
                 inflight: Coalescer::default(),
@@ -486,15 +474,7 @@ impl HttpClient {
     }
 
     async fn wait_for_rate_permit(&self) {
-        loop {
-            match self.inner.limiter.check() {
-                Ok(()) => return,
-                Err(not_until) => {
-                    let wait = not_until.wait_time_from(self.inner.clock.now());
-                    tokio::time::sleep(wait).await;
-                }
-            }
-        }
+        self.inner.limiter.acquire().await;
     }
 }
 

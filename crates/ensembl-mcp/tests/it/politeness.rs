@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use futures::future::join_all;
 use lifesciences_core::ErrorCode;
+use lifesciences_core::rmcp::model::CallToolRequestParams;
 use lifesciences_core::testing::{McpTestClient, Recording};
 use serde_json::json;
-use wiremock::matchers::{method, path};
+use wiremock::matchers::{method, path, path_regex};
 use wiremock::{Mock, ResponseTemplate};
 
 use crate::support::{Upstream, fixture};
@@ -232,5 +233,72 @@ async fn every_request_asks_for_json() {
             );
         }
     }
+    client.close().await;
+}
+
+/// With its real rate (15 requests per second), a lone gene look-up's two requests leave
+/// together: pacing is about the rate over a second, not the gap between two requests.
+#[tokio::test]
+async fn a_lone_lookup_sends_its_requests_without_pacing_between_them() {
+    let upstream = Upstream::empty().await;
+    let lookup = Recording::new(fixture("lookup_id__ENSG00000141510.json"));
+    let xrefs = Recording::new(fixture("xrefs_id__ENSG00000141510.json"));
+    Mock::given(method("GET"))
+        .and(path("/ensembl/lookup/id/ENSG00000141510"))
+        .respond_with(lookup.clone())
+        .mount(&upstream.mock)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/ensembl/xrefs/id/ENSG00000141510"))
+        .respond_with(xrefs.clone())
+        .mount(&upstream.mock)
+        .await;
+    let server = upstream.server_with(&[("ENSEMBL_RATE_LIMIT", "15")]);
+    let client = McpTestClient::connect(server).await;
+    client
+        .call_ok("ensembl_get_gene", json!({"ensembl_id": "ENSG00000141510"}))
+        .await;
+    let (first, second) = (lookup.arrivals()[0], xrefs.arrivals()[0]);
+    let gap = second.max(first) - second.min(first);
+    assert!(gap < Duration::from_millis(30), "requests {gap:?} apart");
+    client.close().await;
+}
+
+/// 50 concurrent look-ups of distinct genes (100 requests): the busiest second holds
+/// exactly the configured rate (here 25 per second, low enough for a debug build under
+/// load to saturate it).
+#[tokio::test]
+async fn under_50_concurrent_calls_the_busiest_second_equals_the_rate() {
+    let upstream = Upstream::empty().await;
+    let lookups =
+        Recording::new(ResponseTemplate::new(400).set_body_json(json!({"error": "ID not found"})));
+    // A look-up asks for the gene and its cross-references at once: both count.
+    Mock::given(method("GET"))
+        .and(path_regex("^/ensembl/(lookup|xrefs)/id/"))
+        .respond_with(lookups.clone())
+        .mount(&upstream.mock)
+        .await;
+    let server = upstream.server_with(&[
+        ("ENSEMBL_RATE_LIMIT", "25"),
+        ("ENSEMBL_MAX_CONCURRENT", "25"),
+    ]);
+    let client = McpTestClient::connect(server).await;
+    // Straight through the peer: the test client's strict checks of each result would
+    // pace the calls themselves.
+    let calls = (0..50).map(|n| {
+        let arguments = json!({"ensembl_id": format!("ENSG{:011}", 100_000 + n)});
+        client.peer().call_tool(
+            CallToolRequestParams::new("ensembl_get_gene")
+                .with_arguments(arguments.as_object().cloned().unwrap_or_default()),
+        )
+    });
+    let results = join_all(calls).await;
+    assert!(
+        results
+            .iter()
+            .all(|r| r.as_ref().is_ok_and(|r| r.is_error == Some(true)))
+    );
+    assert_eq!(lookups.count(), 100);
+    assert_eq!(lookups.busiest_second(), 25);
     client.close().await;
 }

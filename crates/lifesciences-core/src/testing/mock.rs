@@ -121,6 +121,21 @@ impl Recording {
     pub fn count(&self) -> usize {
         self.arrivals.lock().unwrap().len()
     }
+
+    /// The most requests received within any one second: what an upstream that counts
+    /// requests per second saw at its busiest.
+    pub fn busiest_second(&self) -> usize {
+        let arrivals = self.arrivals();
+        (0..arrivals.len())
+            .map(|i| {
+                arrivals[i..]
+                    .iter()
+                    .take_while(|t| **t - arrivals[i] < Duration::from_secs(1))
+                    .count()
+            })
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 impl wiremock::Respond for Recording {

@@ -65,7 +65,7 @@ async fn a_persistent_5xx_is_upstream_error_after_bounded_retries() {
 }
 
 /// Four concurrent searches with the server's real politeness (1 request/s,
-/// one in flight) reach STRING at least ~1 s apart. Real time: governor keeps its own clock.
+/// one in flight) reach STRING at least ~1 s apart, measured at the mock in real time.
 ///
 /// One request to another method goes first: the very first request builds the pooled
 /// client and opens the connection after its rate permit, which delays its arrival by
