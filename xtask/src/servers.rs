@@ -13,7 +13,7 @@ pub(crate) struct ServerEntry {
     pub title: &'static str,
     /// `initialize` instructions.
     pub instructions: &'static str,
-    /// The tool definitions.
+    /// The tool definitions, with every output field's description.
     pub tools: fn() -> Vec<Tool>,
     /// The upstreams it uses, configured with their defaults (no environment).
     pub upstreams: fn() -> Result<Vec<SourceConfig>, ConfigError>,
@@ -26,7 +26,7 @@ fn entry<S: McpServer>(demo: fn() -> Script) -> ServerEntry {
         name: S::NAME,
         title: S::TITLE,
         instructions: S::INSTRUCTIONS,
-        tools: lifesciences_core::tools::<S>,
+        tools: lifesciences_core::documented_tools::<S>,
         upstreams: upstreams::<S>,
         demo,
     }

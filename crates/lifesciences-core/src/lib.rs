@@ -34,7 +34,7 @@ pub use config::{ConfigError, HealthCheck, RetryPolicy, Setting, SourceConfig, U
 pub use envelope::{ErrorBody, ErrorCode, ErrorEnvelope, Pagination, PaginationEnvelope};
 pub use error::{ApiError, Guidance, MIN_QUERY_CHARS, UpstreamFailure};
 pub use http::{Answer, HttpClient, Probe, Row, encode_path_segment};
-pub use server::{McpServer, Served, StaticResource, prepare_tools, tools};
+pub use server::{McpServer, Served, StaticResource, documented_tools, prepare_tools, tools};
 pub use xref::{Cardinality, CrossReferences, REGISTRY, XrefKey, XrefSpec};
 
 /// Re-exported so server crates use the same rmcp and schemars as core.

@@ -57,6 +57,44 @@ pub fn tighten(schema: &JsonObject) -> JsonObject {
     }
 }
 
+/// An output schema as served: its structure, types, `required`, `enum`, formats and
+/// bounds, without the words (`description`, `title`, `examples`, `default`). Clients
+/// that check results against it (the Python SDK does, on every call) parse and walk
+/// less; the words are for people and live in `docs/tools.md`, while the model reads the
+/// tool's description and input schema.
+pub fn lean(schema: &JsonObject) -> JsonObject {
+    let mut value = Value::Object(schema.clone());
+    lean_node(&mut value);
+    match value {
+        Value::Object(map) => map,
+        _ => schema.clone(),
+    }
+}
+
+fn lean_node(node: &mut Value) {
+    match node {
+        Value::Object(map) => {
+            for word in ["description", "title", "examples", "default"] {
+                map.remove(word);
+            }
+            for (key, child) in map.iter_mut() {
+                match key.as_str() {
+                    // Maps from names to schemas: a field may be called `description`.
+                    "properties" | "$defs" | "definitions" | "patternProperties" => {
+                        if let Value::Object(named) = child {
+                            named.values_mut().for_each(lean_node);
+                        }
+                    }
+                    "type" | "enum" | "const" | "required" => {}
+                    _ => lean_node(child),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(lean_node),
+        _ => {}
+    }
+}
+
 /// `text` with the single line breaks of a wrapped doc comment joined into spaces;
 /// paragraph breaks (a blank line) are kept.
 pub fn paragraphs(text: &str) -> String {
@@ -291,6 +329,40 @@ fn constants_to_enum(map: &mut Map<String, Value>) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_lean_schema_keeps_structure_and_fields_named_like_words() {
+        let Value::Object(schema) = json!({
+            "title": "Gene",
+            "description": "A gene.",
+            "type": "object",
+            "properties": {
+                "description": {"type": "string", "description": "What it does."},
+                "title": {"type": "string", "examples": ["x"], "default": "y"},
+                "items": {"type": "array", "items": {"type": "integer", "minimum": 0,
+                          "description": "A count."}},
+                "kind": {"enum": ["a", "b"], "description": "Its kind."}
+            },
+            "required": ["description", "kind"],
+            "additionalProperties": false
+        }) else {
+            unreachable!()
+        };
+        assert_eq!(
+            Value::Object(lean(&schema)),
+            json!({
+                "type": "object",
+                "properties": {
+                    "description": {"type": "string"},
+                    "title": {"type": "string"},
+                    "items": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+                    "kind": {"enum": ["a", "b"]}
+                },
+                "required": ["description", "kind"],
+                "additionalProperties": false
+            })
+        );
+    }
 
     fn tightened(schema: Value) -> Value {
         let Value::Object(map) = schema else {

@@ -4,7 +4,7 @@
 //! server ([`prepare_tools`]).
 
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use futures::FutureExt as _;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -72,9 +72,15 @@ pub struct StaticResource {
 }
 
 /// The tool definitions of `S` as served (names, titles, schemas, annotations), without
-/// building a server. Used by `tools`, `cargo xtask docs` and the tool-list snapshots.
+/// building a server. Used by `tools` and the tool-list snapshots.
 pub fn tools<S: McpServer>() -> Vec<Tool> {
     prepare_tools(S::router()).list_all()
+}
+
+/// The tool definitions of `S` with every output field's description, which the served
+/// output schemas leave out (see [`schema::lean`]). Used by `cargo xtask docs`.
+pub fn documented_tools<S: McpServer>() -> Vec<Tool> {
+    prepare(S::router(), false).list_all()
 }
 
 /// The upstreams `S` uses, as an empty environment builds it (no I/O). Used by `--help`,
@@ -95,7 +101,9 @@ pub fn upstreams<S: McpServer>() -> Result<Vec<&'static Upstream>, ConfigError> 
 #[derive(Clone)]
 pub struct Served<S> {
     server: S,
-    router: Arc<ToolRouter<S>>,
+    /// Built on first use (`tools/list` or `tools/call`), once for every session:
+    /// `initialize` does not wait for the schemas.
+    router: Arc<OnceLock<ToolRouter<S>>>,
     /// The log level this session's client asked for.
     level: SessionLevel,
     /// Tool calls running, across every session of this server.
@@ -167,10 +175,15 @@ impl<S: McpServer> Served<S> {
     pub fn new(server: S) -> Self {
         Self {
             server,
-            router: Arc::new(prepare_tools(S::router())),
+            router: Arc::default(),
             level: SessionLevel::new(),
             in_flight: InFlight::default(),
         }
+    }
+
+    /// The tools behind the tool policy, prepared on first use.
+    fn router(&self) -> &ToolRouter<S> {
+        self.router.get_or_init(|| prepare_tools(S::router()))
     }
 
     /// The tool calls running in every session of this server.
@@ -219,7 +232,7 @@ impl<S: McpServer> ServerHandler for Served<S> {
         let tool = request.name.clone();
         let call = ToolCallContext::new(&self.server, request, context);
         notify::scope(peer, self.level.clone(), S::NAME, async {
-            let result = self.router.call(call).await;
+            let result = self.router().call(call).await;
             // Walking the result costs a pass over it: only for a client that listens.
             if self.level.allows(Level::Info)
                 && let Ok(CallToolResponse::Complete(result)) = &result
@@ -254,7 +267,7 @@ impl<S: McpServer> ServerHandler for Served<S> {
         let hints = context
             .protocol_version()
             .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
-        let mut result = ListToolsResult::with_all_items(self.router.list_all());
+        let mut result = ListToolsResult::with_all_items(self.router().list_all());
         result.result_type = Some(ResultType::COMPLETE);
         result.ttl_ms = hints.then_some(0);
         result.cache_scope = hints.then_some(CacheScope::Public);
@@ -262,7 +275,7 @@ impl<S: McpServer> ServerHandler for Served<S> {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.router.get(name).cloned()
+        self.router().get(name).cloned()
     }
 
     async fn list_resources(
@@ -381,7 +394,11 @@ fn truncated_paths(value: &serde_json::Value) -> Vec<String> {
 ///    every schema except `pagination.cursor` and `pagination.total_count`; only
 ///    standard `format`s remain; enums of constants are plain `enum`s; descriptions are
 ///    paragraphs, not hard-wrapped lines.
-pub fn prepare_tools<S: Send + Sync + 'static>(mut router: ToolRouter<S>) -> ToolRouter<S> {
+pub fn prepare_tools<S: Send + Sync + 'static>(router: ToolRouter<S>) -> ToolRouter<S> {
+    prepare(router, true)
+}
+
+fn prepare<S: Send + Sync + 'static>(mut router: ToolRouter<S>, lean: bool) -> ToolRouter<S> {
     for route in router.map.values_mut() {
         route.call = guard(route.call.clone());
         let tool = &mut route.attr;
@@ -390,7 +407,8 @@ pub fn prepare_tools<S: Send + Sync + 'static>(mut router: ToolRouter<S>) -> Too
         }
         tool.input_schema = Arc::new(schema::tighten(&tool.input_schema));
         if let Some(output) = &tool.output_schema {
-            tool.output_schema = Some(Arc::new(schema::tighten(output)));
+            let output = schema::tighten(output);
+            tool.output_schema = Some(Arc::new(if lean { schema::lean(&output) } else { output }));
         }
     }
     router

@@ -51,6 +51,21 @@ pub fn assert_tool_definitions<S: McpServer>() {
         check_tool_files(Path::new(&dir), &prefix, &names);
     }
     assert_catalog_budget(S::NAME, &tools);
+    // The output fields' words, left out of what is served, are documented.
+    for tool in crate::server::documented_tools::<S>() {
+        let name = tool.name.as_ref();
+        let output = tool
+            .output_schema
+            .as_ref()
+            .map(|o| Value::Object((**o).clone()))
+            .unwrap_or_default();
+        let mut described = 0;
+        walk_descriptions(&output, "output", &mut |path, text| {
+            described += 1;
+            check_prose(name, path, text);
+        });
+        assert!(described > 0, "{name}: no output field is described");
+    }
 }
 
 fn check_tool(tool: &Tool) {
@@ -109,9 +124,15 @@ fn check_tool(tool: &Tool) {
         nullable.is_empty(),
         "{name}: the output schema admits null at {nullable:?}; only pagination.cursor and pagination.total_count may be null"
     );
-    walk_descriptions(&output, "output", &mut |path, text| {
-        check_prose(name, path, text);
+    let mut words = Vec::new();
+    walk_descriptions(&output, "output", &mut |path, _| {
+        words.push(path.to_owned())
     });
+    assert!(
+        words.is_empty(),
+        "{name}: the served output schema carries descriptions at {words:?}; they belong in \
+         the documented definitions (schema::lean)"
+    );
     for (side, schema) in [("input", &input), ("output", &output)] {
         let dangling = dangling_refs(schema);
         assert!(
