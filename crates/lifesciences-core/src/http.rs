@@ -667,6 +667,12 @@ fn redirect_policy(base: &Url) -> reqwest::redirect::Policy {
     reason = "the one place in the workspace that builds an HTTP client"
 )]
 fn build_reqwest(config: &SourceConfig) -> Result<reqwest::Client, String> {
+    // rustls's cryptography: ring, chosen in the workspace manifest (reqwest would
+    // otherwise bring aws-lc-rs and its C build). Installed once per process; a provider
+    // installed first (by an embedding program) is kept.
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
     reqwest::Client::builder()
         .redirect(redirect_policy(&config.base_url))
         .user_agent(config.user_agent.clone())
@@ -680,6 +686,13 @@ fn build_reqwest(config: &SourceConfig) -> Result<reqwest::Client, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tls_client_builds_with_the_ring_provider() {
+        let config = crate::testing::mock_source("TLS", "https://example.org");
+        build_reqwest(&config).unwrap();
+        assert!(rustls::crypto::CryptoProvider::get_default().is_some());
+    }
 
     #[test]
     fn path_segments_cannot_escape_their_slot() {
