@@ -106,10 +106,14 @@ pub fn main<S: McpServer>() -> ExitCode {
         Err(code) => return code,
     };
     init_tracing(Command::default_log_filter(cli.command.as_ref()));
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    // One client over stdio, and the one-shot commands, wait on the network: one thread
+    // serves them (fewer threads and allocator arenas idle). HTTP mode serves many
+    // sessions at once, on every core.
+    let mut builder = match cli.command {
+        Some(Command::Serve { http: Some(_), .. }) => tokio::runtime::Builder::new_multi_thread(),
+        _ => tokio::runtime::Builder::new_current_thread(),
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(runtime) => runtime,
         Err(e) => {
             tracing::error!("cannot start the async runtime: {e}");
