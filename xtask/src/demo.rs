@@ -84,6 +84,13 @@ pub(crate) fn target_dir() -> anyhow::Result<PathBuf> {
         .args(["metadata", "--format-version", "1", "--no-deps"])
         .output()
         .context("cannot run cargo metadata")?;
+    if !output.status.success() {
+        bail!(
+            "cargo metadata failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
     let metadata: Value =
         serde_json::from_slice(&output.stdout).context("cargo metadata output")?;
     metadata["target_directory"]

@@ -11,12 +11,17 @@
 //! - `sessions`: the resident memory of each server in HTTP mode across 10,000 abandoned
 //!   sessions, which must level off (Linux; opt-in, not in CI).
 //! - `igvf-openapi --from <path-or-url>`: refresh the OpenAPI spec igvf-mcp embeds.
+//! - `bench [--only <server>] [--pacing off]`: cold start, memory, latency and upstream
+//!   requests of each release-built server against a local mock upstream with a fixed
+//!   latency, as markdown tables; `--command` measures any stdio MCP server the same way
+//!   (offline; opt-in, not in CI).
 #![expect(
     clippy::print_stdout,
     clippy::print_stderr,
     reason = "xtask is a terminal program: its output is for a person"
 )]
 
+mod bench;
 mod clients;
 mod demo;
 mod docs;
@@ -86,6 +91,17 @@ enum Command {
         #[arg(long, default_value_t = 1000)]
         max_sessions: usize,
     },
+    /// Benchmark the servers (release builds) against a local mock upstream (offline).
+    ///
+    /// Per server, a markdown table: cold start to `initialize` answered, binary size,
+    /// resident memory idle and after `--calls` calls, p50/p95 latency of lone uncached,
+    /// cached and back-to-back uncached calls, 100 identical and 100 distinct concurrent
+    /// calls (wall time, upstream requests), and the busiest second of upstream requests
+    /// against the configured rate. Not run in CI: timings depend on the machine.
+    Bench {
+        #[command(flatten)]
+        args: bench::BenchArgs,
+    },
     /// Refresh the IGVF Catalog OpenAPI spec embedded by igvf-mcp (trimmed).
     IgvfOpenapi {
         /// The full spec: a file, or an http(s) URL (fetched only then).
@@ -117,6 +133,7 @@ fn main() -> ExitCode {
             max_sessions,
         } => sessions::run(only.as_deref(), count, idle_secs, max_sessions),
         Command::IgvfOpenapi { from, check } => igvf_openapi::run(&from, check),
+        Command::Bench { args } => bench::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

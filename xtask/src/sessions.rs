@@ -250,7 +250,7 @@ async fn wait_until_listening(addr: &str) -> anyhow::Result<()> {
     bail!("the server did not listen on {addr} within 5 s")
 }
 
-fn rss_kib(pid: u32) -> anyhow::Result<u64> {
+pub(crate) fn rss_kib(pid: u32) -> anyhow::Result<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
         .with_context(|| format!("cannot read /proc/{pid}/status"))?;
     status
