@@ -28,7 +28,6 @@ mod specs;
 mod table;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
@@ -109,7 +108,7 @@ pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<()> {
                 crate::demo::check_points_at_mock(entry, &spec.upstreams)?;
                 specs.push(spec);
             }
-            let binaries = build_release(&entries)?;
+            let binaries = crate::demo::build(&entries, true)?;
             let runtime = runtime()?;
             let mut reports = Vec::with_capacity(entries.len());
             for ((entry, spec), binary) in entries.iter().zip(&specs).zip(&binaries) {
@@ -140,28 +139,6 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?)
-}
-
-/// Build the server binaries in release mode and return their paths.
-fn build_release(entries: &[ServerEntry]) -> anyhow::Result<Vec<PathBuf>> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    eprintln!("Building {} server(s) in release mode…", entries.len());
-    let mut build = Command::new(cargo);
-    build
-        .current_dir(crate::workspace_root())
-        .args(["build", "--release"]);
-    for entry in entries {
-        build.args(["-p", entry.name]);
-    }
-    let status = build.status().context("cannot run cargo build")?;
-    if !status.success() {
-        bail!("cargo build --release failed ({status})");
-    }
-    let release = crate::demo::target_dir()?.join("release");
-    Ok(entries
-        .iter()
-        .map(|e| release.join(format!("{}{}", e.name, std::env::consts::EXE_SUFFIX)))
-        .collect())
 }
 
 /// Bench one server of the workspace.

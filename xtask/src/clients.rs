@@ -61,7 +61,7 @@ pub(crate) fn run(only: Option<&str>) -> anyhow::Result<()> {
     let root = crate::workspace_root();
     let target = demo::target_dir()?;
     let clients = Clients::prepare(&root, &target.join("clients"))?;
-    let binaries = demo::build(&entries)?;
+    let binaries = demo::build(&entries, false)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

@@ -27,7 +27,7 @@ use script::Expect;
 
 pub(crate) fn run(only: Option<&str>) -> anyhow::Result<()> {
     let entries = servers::select(only)?;
-    let binaries = build(&entries)?;
+    let binaries = build(&entries, false)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -48,28 +48,29 @@ pub(crate) fn run(only: Option<&str>) -> anyhow::Result<()> {
     })
 }
 
-/// Build the server binaries and return their paths.
-pub(crate) fn build(entries: &[ServerEntry]) -> anyhow::Result<Vec<PathBuf>> {
-    let cargo = cargo();
-    let root = crate::workspace_root();
-    println!("Building {} server(s)…", entries.len());
-    let mut build = Command::new(&cargo);
-    build.current_dir(&root).args(["build", "--quiet"]);
+/// Build the server binaries (the release profile when `release`) and return their
+/// paths. Progress goes to stderr: some commands print their results on stdout.
+pub(crate) fn build(entries: &[ServerEntry], release: bool) -> anyhow::Result<Vec<PathBuf>> {
+    let profile = if release { "release" } else { "debug" };
+    eprintln!("Building {} server(s) ({profile})…", entries.len());
+    let mut build = Command::new(cargo());
+    build
+        .current_dir(crate::workspace_root())
+        .args(["build", "--quiet"]);
+    if release {
+        build.arg("--release");
+    }
     for entry in entries {
         build.args(["-p", entry.name]);
     }
     let status = build.status().context("cannot run cargo build")?;
     if !status.success() {
-        bail!("cargo build failed ({status})");
+        bail!("cargo build ({profile}) failed ({status})");
     }
-    let target = target_dir()?;
+    let target = target_dir()?.join(profile);
     Ok(entries
         .iter()
-        .map(|e| {
-            target
-                .join("debug")
-                .join(format!("{}{}", e.name, std::env::consts::EXE_SUFFIX))
-        })
+        .map(|e| target.join(format!("{}{}", e.name, std::env::consts::EXE_SUFFIX)))
         .collect())
 }
 

@@ -43,7 +43,7 @@ pub(crate) fn run(
         bail!("this check reads the resident set from /proc: Linux only");
     }
     let entries = servers::select(only)?;
-    let binaries = crate::demo::build(&entries)?;
+    let binaries = crate::demo::build(&entries, false)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -97,10 +97,8 @@ fn mib(kib: u64) -> f64 {
 /// Bounded means: the second half of the run grew the resident set by less than a tenth
 /// of what the first half did, plus 4 MiB of allocator slack.
 fn verdict(measure: &Measure) -> Option<String> {
-    let (Some(&(_, half)), Some(&(_, last))) = (
-        measure.rss.get(measure.rss.len() / 2 - 1),
-        measure.rss.last(),
-    ) else {
+    let middle = (measure.rss.len() / 2).saturating_sub(1);
+    let (Some(&(_, half)), Some(&(_, last))) = (measure.rss.get(middle), measure.rss.last()) else {
         return Some("no measurements".into());
     };
     let first_growth = half.saturating_sub(measure.start_kib);

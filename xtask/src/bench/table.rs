@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::measure::{BACK_TO_BACK, BURST, CACHED, COLD_STARTS, LONE, Measured};
 use super::mock::Arrival;
+use lifesciences_core::testing::busiest_within;
 
 /// One upstream of a server, as the busiest-window row reports it.
 #[derive(Debug, Clone)]
@@ -38,21 +39,6 @@ pub(crate) fn percentile(samples: &[Duration], p: f64) -> Option<Duration> {
     sorted.sort_unstable();
     let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
     sorted.get(rank.saturating_sub(1)).copied()
-}
-
-/// The most arrivals in any window of `window` (each window starting at an arrival).
-pub(crate) fn busiest(times: &[Instant], window: Duration) -> usize {
-    let mut sorted = times.to_vec();
-    sorted.sort_unstable();
-    let mut first = 0;
-    let mut best = 0;
-    for (last, &at) in sorted.iter().enumerate() {
-        while at.duration_since(sorted[first]) >= window {
-            first += 1;
-        }
-        best = best.max(last + 1 - first);
-    }
-    best
 }
 
 fn ms(d: Duration) -> String {
@@ -115,7 +101,7 @@ fn busiest_second(arrivals: &[Arrival], limits: &[Limit]) -> String {
         parts.push(format!(
             "{} {} (limit {})",
             limit.name,
-            busiest(&at, second),
+            busiest_within(&at, second),
             rate(limit.rate)
         ));
     }
@@ -131,7 +117,7 @@ fn busiest_second(arrivals: &[Arrival], limits: &[Limit]) -> String {
         } else {
             "other paths"
         };
-        parts.push(format!("{label} {}", busiest(&unrouted, second)));
+        parts.push(format!("{label} {}", busiest_within(&unrouted, second)));
     }
     if parts.is_empty() {
         "no upstream requests".to_owned()
@@ -259,26 +245,5 @@ mod tests {
         assert_eq!(percentile(&samples, 50.0), Some(Duration::from_millis(5)));
         assert_eq!(percentile(&samples, 95.0), Some(Duration::from_millis(10)));
         assert_eq!(percentile(&[], 50.0), None);
-    }
-
-    #[test]
-    fn the_busiest_window_counts_arrivals_less_than_a_second_apart() {
-        let t0 = Instant::now();
-        let at = |ms: u64| t0 + Duration::from_millis(ms);
-        let times = [
-            at(0),
-            at(100),
-            at(999),
-            at(1000),
-            at(1500),
-            at(1999),
-            at(2100),
-        ];
-        // [0, 1000) holds three, and so does [1000, 2000): 1000 is a second after 0.
-        assert_eq!(busiest(&times, Duration::from_secs(1)), 3);
-        let mut more = times.to_vec();
-        more.push(at(1800));
-        assert_eq!(busiest(&more, Duration::from_secs(1)), 4);
-        assert_eq!(busiest(&[], Duration::from_secs(1)), 0);
     }
 }

@@ -14,6 +14,20 @@ use wiremock::{Mock, ResponseTemplate};
 
 use crate::support::{Upstream, fixture};
 
+/// TP53's look-up and cross-references, each answered after `delay` and recorded.
+async fn tp53_gene(upstream: &Upstream, delay: Duration) -> (Recording, Recording) {
+    let lookup = Recording::new(fixture("lookup_id__ENSG00000141510.json").set_delay(delay));
+    let xrefs = Recording::new(fixture("xrefs_id__ENSG00000141510.json").set_delay(delay));
+    for (route, recording) in [("lookup", &lookup), ("xrefs", &xrefs)] {
+        Mock::given(method("GET"))
+            .and(path(format!("/ensembl/{route}/id/ENSG00000141510")))
+            .respond_with(recording.clone())
+            .mount(&upstream.mock)
+            .await;
+    }
+    (lookup, xrefs)
+}
+
 /// Ensembl's 429: plain text with a fractional Retry-After
 /// (<https://github.com/Ensembl/ensembl-rest/wiki/Rate-Limits>).
 fn rate_limited() -> ResponseTemplate {
@@ -151,22 +165,7 @@ async fn an_unknown_species_is_invalid_input_listing_species() {
 #[tokio::test]
 async fn eight_identical_concurrent_lookups_make_one_request() {
     let upstream = Upstream::empty().await;
-    let lookup = Recording::new(
-        fixture("lookup_id__ENSG00000141510.json").set_delay(Duration::from_millis(300)),
-    );
-    let xrefs = Recording::new(
-        fixture("xrefs_id__ENSG00000141510.json").set_delay(Duration::from_millis(300)),
-    );
-    Mock::given(method("GET"))
-        .and(path("/ensembl/lookup/id/ENSG00000141510"))
-        .respond_with(lookup.clone())
-        .mount(&upstream.mock)
-        .await;
-    Mock::given(method("GET"))
-        .and(path("/ensembl/xrefs/id/ENSG00000141510"))
-        .respond_with(xrefs.clone())
-        .mount(&upstream.mock)
-        .await;
+    let (lookup, xrefs) = tp53_gene(&upstream, Duration::from_millis(300)).await;
     let client = McpTestClient::connect(upstream.uncached_server()).await;
     let calls = (0..8)
         .map(|_| client.call_ok("ensembl_get_gene", json!({"ensembl_id": "ENSG00000141510"})));
@@ -241,18 +240,7 @@ async fn every_request_asks_for_json() {
 #[tokio::test]
 async fn a_lone_lookup_sends_its_requests_without_pacing_between_them() {
     let upstream = Upstream::empty().await;
-    let lookup = Recording::new(fixture("lookup_id__ENSG00000141510.json"));
-    let xrefs = Recording::new(fixture("xrefs_id__ENSG00000141510.json"));
-    Mock::given(method("GET"))
-        .and(path("/ensembl/lookup/id/ENSG00000141510"))
-        .respond_with(lookup.clone())
-        .mount(&upstream.mock)
-        .await;
-    Mock::given(method("GET"))
-        .and(path("/ensembl/xrefs/id/ENSG00000141510"))
-        .respond_with(xrefs.clone())
-        .mount(&upstream.mock)
-        .await;
+    let (lookup, xrefs) = tp53_gene(&upstream, Duration::ZERO).await;
     let server = upstream.server_with(&[("ENSEMBL_RATE_LIMIT", "15")]);
     let client = McpTestClient::connect(server).await;
     client

@@ -5,7 +5,7 @@
 //! in plain words that name the source, within bounds; and a failure is never cached: a
 //! repeated call asks the upstream again (except while it asked us to wait).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -252,12 +252,9 @@ async fn run_fault<S: McpServer>(
 }
 
 async fn timed_err(client: &McpTestClient, tool: &str, arguments: &Value, what: &str) -> ErrorBody {
-    let started = Instant::now();
-    let e = tokio::time::timeout(CALL_BOUND, client.call_err(tool, arguments.clone()))
+    tokio::time::timeout(CALL_BOUND, client.call_err(tool, arguments.clone()))
         .await
-        .unwrap_or_else(|_| panic!("{what}: no answer within {CALL_BOUND:?}"));
-    assert!(started.elapsed() < CALL_BOUND, "{what}: too slow");
-    e
+        .unwrap_or_else(|_| panic!("{what}: no answer within {CALL_BOUND:?}"))
 }
 
 fn check_error(fault: &Fault, e: &ErrorBody, source_names: &[&str], what: &str) {

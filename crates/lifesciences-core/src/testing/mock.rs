@@ -125,17 +125,24 @@ impl Recording {
     /// The most requests received within any one second: what an upstream that counts
     /// requests per second saw at its busiest.
     pub fn busiest_second(&self) -> usize {
-        let arrivals = self.arrivals();
-        (0..arrivals.len())
-            .map(|i| {
-                arrivals[i..]
-                    .iter()
-                    .take_while(|t| **t - arrivals[i] < Duration::from_secs(1))
-                    .count()
-            })
-            .max()
-            .unwrap_or(0)
+        busiest_within(&self.arrivals(), Duration::from_secs(1))
     }
+}
+
+/// The most of `times` (in any order) that fall less than `window` apart: the busiest
+/// window an upstream counting requests per `window` would see.
+pub fn busiest_within(times: &[Instant], window: Duration) -> usize {
+    let mut sorted = times.to_vec();
+    sorted.sort_unstable();
+    let mut first = 0;
+    let mut best = 0;
+    for (last, &at) in sorted.iter().enumerate() {
+        while at.duration_since(sorted[first]) >= window {
+            first += 1;
+        }
+        best = best.max(last + 1 - first);
+    }
+    best
 }
 
 impl wiremock::Respond for Recording {
@@ -144,5 +151,31 @@ impl wiremock::Respond for Recording {
         let n = arrivals.len();
         arrivals.push(Instant::now());
         self.templates[n.min(self.templates.len() - 1)].clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_busiest_window_counts_arrivals_less_than_a_second_apart() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let times = [
+            at(0),
+            at(100),
+            at(999),
+            at(1000),
+            at(1500),
+            at(1999),
+            at(2100),
+        ];
+        // [0, 1000) holds three, and so does [1000, 2000): 1000 is a second after 0.
+        assert_eq!(busiest_within(&times, Duration::from_secs(1)), 3);
+        let mut more = times.to_vec();
+        more.push(at(1800));
+        assert_eq!(busiest_within(&more, Duration::from_secs(1)), 4);
+        assert_eq!(busiest_within(&[], Duration::from_secs(1)), 0);
     }
 }

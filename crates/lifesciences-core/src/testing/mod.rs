@@ -41,7 +41,7 @@ pub use definitions::{
 pub use faults::{Fault, assert_fault_matrix, faults};
 pub use fixtures::{Fixtures, fixture};
 pub use logs::{LogCapture, capture_logs};
-pub use mock::{Recording, mock_env, mock_source, mock_upstream, quick};
+pub use mock::{Recording, busiest_within, mock_env, mock_source, mock_upstream, quick};
 pub use nulls::{assert_no_nulls, find_nulls};
 pub use server::TestServer;
 pub use strict::assert_strict_client_accepts;

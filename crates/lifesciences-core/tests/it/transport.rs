@@ -199,16 +199,7 @@ fn post(addr: std::net::SocketAddr, session: Option<&str>, body: &str) -> String
 
 #[tokio::test]
 async fn a_shutdown_lets_the_calls_in_flight_finish_and_answers_them() {
-    let upstream = mock_upstream().await;
-    Mock::given(path("/items/42"))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(serde_json::json!({"number": 42}))
-                .set_delay(Duration::from_millis(1500)),
-        )
-        .expect(1)
-        .mount(&upstream)
-        .await;
+    let upstream = slow_item(Duration::from_millis(1500)).await;
     let running = serve::start_http(
         TestServer::for_mock(&upstream.uri()),
         HttpOptions::new("127.0.0.1:0"),
@@ -217,11 +208,7 @@ async fn a_shutdown_lets_the_calls_in_flight_finish_and_answers_them() {
     .unwrap();
     let addr = running.local_addr;
 
-    let init = raw_http(addr, post(addr, None, INITIALIZE)).await;
-    let session = session_id(&init).unwrap_or_else(|| panic!("no session id: {init}"));
-    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-    let accepted = raw_http(addr, post(addr, Some(&session), initialized)).await;
-    assert!(accepted.starts_with("HTTP/1.1 202"), "{accepted}");
+    let session = open_session(addr).await;
 
     let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"items_get_item","arguments":{"item_id":"ITEM:42"}}}"#;
     let request = post(addr, Some(&session), call);
@@ -238,6 +225,32 @@ async fn a_shutdown_lets_the_calls_in_flight_finish_and_answers_them() {
         .await
         .expect("stopped in time")
         .unwrap();
+}
+
+/// An upstream whose item 42 answers after `delay`, asked exactly once.
+async fn slow_item(delay: Duration) -> wiremock::MockServer {
+    let upstream = mock_upstream().await;
+    Mock::given(path("/items/42"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(serde_json::json!({"number": 42}))
+                .set_delay(delay),
+        )
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    upstream
+}
+
+/// A session opened over HTTP (`initialize`, then `notifications/initialized`, which must
+/// be accepted with 202): its id.
+async fn open_session(addr: std::net::SocketAddr) -> String {
+    let init = raw_http(addr, post(addr, None, INITIALIZE)).await;
+    let session = session_id(&init).unwrap_or_else(|| panic!("no session id: {init}"));
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let accepted = raw_http(addr, post(addr, Some(&session), initialized)).await;
+    assert!(accepted.starts_with("HTTP/1.1 202"), "{accepted}");
+    session
 }
 
 fn session_id(response: &str) -> Option<String> {
@@ -411,16 +424,7 @@ async fn every_malformed_stdio_line_is_answered_and_the_server_keeps_serving() {
 
 #[tokio::test]
 async fn over_stdio_a_call_before_initialize_and_a_duplicate_id_are_refused_each_answered() {
-    let upstream = mock_upstream().await;
-    Mock::given(path("/items/42"))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(serde_json::json!({"number": 42}))
-                .set_delay(Duration::from_millis(500)),
-        )
-        .expect(1)
-        .mount(&upstream)
-        .await;
+    let upstream = slow_item(Duration::from_millis(500)).await;
     let (server, reader, mut writer) = stdio_server(TestServer::for_mock(&upstream.uri()), true);
     let call = |id: u32| {
         format!(
@@ -479,16 +483,7 @@ async fn over_stdio_a_call_before_initialize_and_a_duplicate_id_are_refused_each
 
 #[tokio::test]
 async fn over_http_a_duplicate_id_in_flight_in_one_session_is_refused_and_the_first_answered() {
-    let upstream = mock_upstream().await;
-    Mock::given(path("/items/42"))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(serde_json::json!({"number": 42}))
-                .set_delay(Duration::from_millis(800)),
-        )
-        .expect(1)
-        .mount(&upstream)
-        .await;
+    let upstream = slow_item(Duration::from_millis(800)).await;
     let running = serve::start_http(
         TestServer::for_mock(&upstream.uri()),
         HttpOptions::new("127.0.0.1:0"),
@@ -496,10 +491,7 @@ async fn over_http_a_duplicate_id_in_flight_in_one_session_is_refused_and_the_fi
     .await
     .unwrap();
     let addr = running.local_addr;
-    let init = raw_http(addr, post(addr, None, INITIALIZE)).await;
-    let session = session_id(&init).unwrap_or_else(|| panic!("no session id: {init}"));
-    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-    raw_http(addr, post(addr, Some(&session), initialized)).await;
+    let session = open_session(addr).await;
 
     let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"items_get_item","arguments":{"item_id":"ITEM:42"}}}"#;
     let request = post(addr, Some(&session), call);
