@@ -2,9 +2,11 @@
 //! identity), STRING's vocabulary (network types, flavors, image formats) and the requests
 //! the tools make. The only module that knows STRING's URLs and query parameters.
 //!
-//! Every look-up is a GET (`/api/json/<method>?…`): STRING takes GET and POST alike
-//! (<https://string-db.org/help/api/>), and core caches and coalesces GETs.
-//! `caller_identity` rides on every request as a default query parameter.
+//! Look-ups of one protein are GETs (`/api/json/<method>?…`); look-ups of a set are POSTs
+//! of form data (`identifiers` joined by carriage returns), so that 2,000 identifiers fit:
+//! STRING takes GET and POST alike (<https://string-db.org/help/api/>). Both are pure
+//! look-ups, so core caches and coalesces both. `caller_identity` rides on every request
+//! as a default query parameter.
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{
@@ -13,7 +15,9 @@ use lifesciences_core::{
 use serde::Deserialize;
 
 use crate::ids::{Species, StringId};
-use crate::models::{PartnerRow, Rows, StringIdRow};
+use crate::models::{
+    AnnotationRow, EnrichmentRow, HomologyRow, PartnerRow, PpiEnrichmentRow, Rows, StringIdRow,
+};
 
 /// STRING: one request per second and one in flight, as STRING asks of API users;
 /// `caller_identity` on every request. The default base URL is unversioned so users
@@ -23,6 +27,7 @@ static STRING: Upstream = Upstream {
     about: "STRING API",
     rate_per_second: 1.0,
     max_concurrent: 1,
+    cache_posts: true,
     health: HealthCheck {
         path: "json/version",
         query: &[],
@@ -195,6 +200,150 @@ impl StringClient {
             .get_json("json/interaction_partners", &query)
             .await?;
         Ok(rows.0)
+    }
+
+    /// POST `form` (plus `identifiers`, joined with `\r` as STRING expects, and `species`)
+    /// to `json/<method>`: the set form of every method.
+    async fn post_set<T>(
+        &self,
+        method: &str,
+        identifiers: &[String],
+        species: &Species,
+        form: &[(&str, &str)],
+    ) -> Result<Vec<T>, ApiError>
+    where
+        Rows<T>: lifesciences_core::Answer,
+    {
+        let (identifiers, species) = (identifiers.join("\r"), species.to_string());
+        let mut all = vec![
+            ("identifiers", identifiers.as_str()),
+            ("species", species.as_str()),
+        ];
+        all.extend_from_slice(form);
+        let rows: Rows<T> = self
+            .http
+            .post_form(&format!("json/{method}"), &all)
+            .await?;
+        Ok(rows.0)
+    }
+
+    /// `get_string_ids` for a set, in one request: the best match of each identifier,
+    /// with `queryIndex` (0-based, input order) saying which. STRING answers 404 when
+    /// nothing maps: no rows.
+    pub(crate) async fn resolve_set(
+        &self,
+        identifiers: &[String],
+        species: &Species,
+    ) -> Result<Vec<StringIdRow>, ApiError> {
+        let form = [("limit", "1"), ("echo_query", "1")];
+        match self
+            .post_set("get_string_ids", identifiers, species, &form)
+            .await
+        {
+            Err(e) if e.upstream_status() == Some(404) => Ok(Vec::new()),
+            other => other,
+        }
+    }
+
+    /// `network`: the edges among `ids` (STRING IDs), plus `add_nodes` interactors.
+    pub(crate) async fn network(
+        &self,
+        ids: &[String],
+        species: &Species,
+        required_score: u32,
+        network_type: NetworkType,
+        add_nodes: u32,
+    ) -> Result<Vec<PartnerRow>, ApiError> {
+        let (score, add) = (required_score.to_string(), add_nodes.to_string());
+        let form = [
+            ("required_score", score.as_str()),
+            ("network_type", network_type.as_param()),
+            ("add_nodes", add.as_str()),
+        ];
+        self.post_set("network", ids, species, &form).await
+    }
+
+    /// `ppi_enrichment`: whether `ids` have more interactions among themselves than a
+    /// random set of proteins of the same size would.
+    pub(crate) async fn ppi_enrichment(
+        &self,
+        ids: &[String],
+        species: &Species,
+        required_score: u32,
+        network_type: NetworkType,
+    ) -> Result<Vec<PpiEnrichmentRow>, ApiError> {
+        let score = required_score.to_string();
+        let form = [
+            ("required_score", score.as_str()),
+            ("network_type", network_type.as_param()),
+        ];
+        self.post_set("ppi_enrichment", ids, species, &form).await
+    }
+
+    /// `enrichment`: the terms enriched in `ids` against the whole genome, or against
+    /// `background` (STRING IDs) when given.
+    pub(crate) async fn enrichment(
+        &self,
+        ids: &[String],
+        species: &Species,
+        background: &[String],
+    ) -> Result<Vec<EnrichmentRow>, ApiError> {
+        let background = background.join("\r");
+        let mut form = Vec::new();
+        if !background.is_empty() {
+            form.push(("background_string_identifiers", background.as_str()));
+        }
+        self.post_set("enrichment", ids, species, &form).await
+    }
+
+    /// `functional_annotation`: every annotation term of `ids` (no statistics).
+    pub(crate) async fn functional_annotation(
+        &self,
+        ids: &[String],
+        species: &Species,
+    ) -> Result<Vec<AnnotationRow>, ApiError> {
+        self.post_set("functional_annotation", ids, species, &[])
+            .await
+    }
+
+    /// `homology_best` (the best hit of each protein in each of `targets`) or, without
+    /// targets, `homology` (similarity scores within `species`).
+    pub(crate) async fn homology(
+        &self,
+        ids: &[String],
+        species: &Species,
+        targets: &[Species],
+    ) -> Result<Vec<HomologyRow>, ApiError> {
+        if targets.is_empty() {
+            return self.post_set("homology", ids, species, &[]).await;
+        }
+        let targets = targets
+            .iter()
+            .map(Species::to_string)
+            .collect::<Vec<_>>()
+            .join("\r");
+        let form = [("species_b", targets.as_str())];
+        self.post_set("homology_best", ids, species, &form).await
+    }
+
+    /// `interaction_partners` for a set: the `limit` best partners of each of `ids`
+    /// (STRING applies `limit` per query protein).
+    pub(crate) async fn partners_of_set(
+        &self,
+        ids: &[String],
+        species: &Species,
+        required_score: u32,
+        limit: u32,
+        network_type: NetworkType,
+    ) -> Result<Vec<PartnerRow>, ApiError> {
+        let (score, limit) = (required_score.to_string(), limit.to_string());
+        let form = [
+            ("required_score", score.as_str()),
+            ("limit", limit.as_str()),
+            ("network_type", network_type.as_param()),
+        ];
+        self.post_set("interaction_partners", ids, species, &form)
+            .await
     }
 
     /// The URL of a network image STRING renders (`/api/{image|svg|highres_image}/network`),

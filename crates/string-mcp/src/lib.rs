@@ -9,6 +9,7 @@ mod ids;
 mod models;
 mod score;
 mod server;
+mod set;
 mod tools;
 
 pub use server::StringServer;

@@ -122,6 +122,8 @@ fn describe(value: &Value) -> String {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StringIdRow {
+    /// The identifier this row answers, as sent (with `echo_query=1`).
+    pub query_item: Option<String>,
     /// 0-based position of the query item this row answers (sometimes a string).
     pub query_index: Option<Lenient>,
     /// The STRING protein, e.g. `9606.ENSP00000269305`.
@@ -280,5 +282,156 @@ mod tests {
                 .0
                 .is_empty()
         );
+    }
+}
+
+/// A list STRING may send as a JSON list or as one comma-joined string (`inputGenes` and
+/// `preferredNames` of enrichment and annotation rows; recordings and clients disagree).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NameList(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for NameList {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Form {
+            List(Vec<Value>),
+            Text(String),
+            Other(IgnoredAny),
+        }
+        let names = match Form::deserialize(deserializer)? {
+            Form::List(items) => items
+                .into_iter()
+                .filter_map(|v| match v {
+                    Value::String(s) => Some(s),
+                    Value::Number(n) => Some(n.to_string()),
+                    _ => None,
+                })
+                .collect(),
+            Form::Text(text) => text.split(',').map(str::to_owned).collect(),
+            Form::Other(_) => Vec::new(),
+        };
+        Ok(Self(
+            names
+                .into_iter()
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+                .collect(),
+        ))
+    }
+}
+
+/// One row of `enrichment`: a term enriched in the input set (STRING returns only terms
+/// with p < 0.1; FDR is computed per category).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct EnrichmentRow {
+    /// `Process`, `Function`, `Component`, `KEGG`, `RCTM`, `PMID`…
+    pub category: Option<String>,
+    /// The term's ID, e.g. `GO:0006954`, `hsa04620`, `PMID:36873050`.
+    pub term: Option<String>,
+    /// Input proteins annotated with the term.
+    pub number_of_genes: Option<Lenient>,
+    /// Background proteins annotated with the term.
+    pub number_of_genes_in_background: Option<Lenient>,
+    #[serde(rename = "ncbiTaxonId")]
+    pub ncbi_taxon_id: Option<Lenient>,
+    /// The input identifiers carrying the term, as given.
+    #[serde(rename = "inputGenes", default)]
+    pub input_genes: NameList,
+    /// STRING's names of those proteins.
+    #[serde(rename = "preferredNames", default)]
+    pub preferred_names: NameList,
+    pub p_value: Option<Lenient>,
+    pub fdr: Option<Lenient>,
+    pub description: Option<String>,
+    /// Present when the row is an error report.
+    pub error: Option<Value>,
+}
+
+/// One row of `functional_annotation`: a term carried by some of the input proteins.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct AnnotationRow {
+    pub category: Option<String>,
+    pub term: Option<String>,
+    pub number_of_genes: Option<Lenient>,
+    /// The share of input proteins carrying the term (`1`, `0.5`).
+    pub ratio_in_set: Option<Lenient>,
+    #[serde(rename = "ncbiTaxonId")]
+    pub ncbi_taxon_id: Option<Lenient>,
+    #[serde(rename = "inputGenes", default)]
+    pub input_genes: NameList,
+    #[serde(rename = "preferredNames", default)]
+    pub preferred_names: NameList,
+    pub description: Option<String>,
+    /// Present when the row is an error report.
+    pub error: Option<Value>,
+}
+
+/// The one row of `ppi_enrichment`: is the set more connected than a random set of its size?
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct PpiEnrichmentRow {
+    pub number_of_nodes: Option<Lenient>,
+    pub number_of_edges: Option<Lenient>,
+    pub average_node_degree: Option<Lenient>,
+    pub local_clustering_coefficient: Option<Lenient>,
+    pub expected_number_of_edges: Option<Lenient>,
+    pub p_value: Option<Lenient>,
+    /// Present when the row is an error report.
+    pub error: Option<Value>,
+}
+
+/// One row of `homology` / `homology_best`: protein A (the query) is similar to B.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct HomologyRow {
+    #[serde(rename = "ncbiTaxonId_A")]
+    pub ncbi_taxon_id_a: Option<Lenient>,
+    #[serde(rename = "stringId_A")]
+    pub string_id_a: Option<String>,
+    #[serde(rename = "ncbiTaxonId_B")]
+    pub ncbi_taxon_id_b: Option<Lenient>,
+    #[serde(rename = "stringId_B")]
+    pub string_id_b: Option<String>,
+    /// The alignment's bitscore, e.g. `671.0`.
+    pub bitscore: Option<Lenient>,
+    /// Present when the row is an error report.
+    pub error: Option<Value>,
+}
+
+macro_rules! maybe_error {
+    ($($row:ty),*) => {$(
+        impl MaybeError for $row {
+            fn error(&self) -> Option<&Value> {
+                self.error.as_ref()
+            }
+        }
+    )*};
+}
+maybe_error!(EnrichmentRow, AnnotationRow, PpiEnrichmentRow, HomologyRow);
+
+/// A term row names its category and term.
+impl lifesciences_core::Row for EnrichmentRow {
+    fn usable(&self) -> bool {
+        self.category.is_some() && self.term.is_some()
+    }
+}
+
+/// A term row names its category and term.
+impl lifesciences_core::Row for AnnotationRow {
+    fn usable(&self) -> bool {
+        self.category.is_some() && self.term.is_some()
+    }
+}
+
+/// The statistics row counts nodes and edges.
+impl lifesciences_core::Row for PpiEnrichmentRow {
+    fn usable(&self) -> bool {
+        self.number_of_nodes.is_some() && self.number_of_edges.is_some()
+    }
+}
+
+/// A homology row names both proteins.
+impl lifesciences_core::Row for HomologyRow {
+    fn usable(&self) -> bool {
+        self.string_id_a.is_some() && self.string_id_b.is_some()
     }
 }

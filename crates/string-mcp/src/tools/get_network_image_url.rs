@@ -4,10 +4,11 @@
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Parameters, in_range, lenient};
 use rmcp::{Json, tool, tool_router};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 
 use crate::client::{ImageFormat, ImageRequest, NetworkFlavor, NetworkType};
-use crate::ids::{Species, SpeciesArg, StringId, strip_curie_prefix};
+use crate::ids::{Species, SpeciesArg};
+use crate::set;
 use crate::score::{RequiredScoreArg, required_score};
 use crate::server::StringServer;
 
@@ -27,7 +28,7 @@ pub(crate) const MAX_ADD_NODES: u32 = 100;
 pub(crate) struct NetworkImageArgs {
     /// The proteins to draw: STRING CURIEs or names such as `TP53`, 1–500 and a link of at
     /// most 6 KB (about 260 CURIEs). A comma-separated string works too.
-    #[serde(deserialize_with = "one_or_many")]
+    #[serde(deserialize_with = "set::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 500))]
     pub identifiers: Vec<String>,
@@ -60,21 +61,6 @@ pub(crate) struct NetworkImageArgs {
     pub network_type: Option<NetworkType>,
 }
 
-/// A list of strings, or one string of comma- or line-separated names.
-fn one_or_many<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        Many(Vec<String>),
-        One(String),
-    }
-    match Option::<OneOrMany>::deserialize(deserializer)? {
-        Some(OneOrMany::Many(list)) => Ok(list),
-        Some(OneOrMany::One(text)) => Ok(text.split(',').map(str::to_owned).collect()),
-        None => Ok(Vec::new()),
-    }
-}
-
 /// A link to a network image.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct NetworkImage {
@@ -88,78 +74,18 @@ pub(crate) struct NetworkImage {
     pub identifiers: Vec<String>,
 }
 
-/// Trim, split multi-line entries, drop blanks and repeats, strip the CURIE prefix (in
-/// any case: `string:9606.ENSP…` is the protein, not a name STRING cannot resolve).
+/// The identifiers of an image: 1–[`MAX_IDENTIFIERS`], normalised.
 fn normalise(raw: &[String]) -> Result<Vec<String>, ApiError> {
-    let mut out: Vec<String> = Vec::new();
-    for item in raw.iter().flat_map(|s| s.split(['\r', '\n'])) {
-        let item = item.trim();
-        let item = strip_curie_prefix(item).unwrap_or(item).trim();
-        if !item.is_empty() && !out.iter().any(|seen| seen == item) {
-            out.push(item.to_owned());
-        }
-    }
-    let shown = || serde_json::to_string(raw).unwrap_or_default();
-    if out.is_empty() {
-        return Err(ApiError::invalid_input(
-            "Argument 'identifiers' holds no protein.",
-            "Pass 1 to 500 names or STRING CURIEs, e.g. [\"STRING:9606.ENSP00000269305\", \
-             \"MDM2\"].",
-            shown(),
-        ));
-    }
-    if out.len() > MAX_IDENTIFIERS {
-        return Err(ApiError::invalid_input(
-            format!(
-                "Argument 'identifiers' holds {} proteins; one image shows at most \
-                 {MAX_IDENTIFIERS}.",
-                out.len()
-            ),
-            format!(
-                "Pass at most {MAX_IDENTIFIERS} identifiers (STRING's images are unreadable \
-                 beyond a few hundred nodes); split the set or keep the proteins of interest."
-            ),
-            format!("{} identifiers", out.len()),
-        ));
-    }
-    Ok(out)
+    set::normalise(
+        raw,
+        MAX_IDENTIFIERS,
+        "STRING's images are unreadable beyond a few hundred nodes",
+    )
 }
 
-/// The species of the image: the one given, checked against the taxa of any STRING IDs;
-/// else the taxon those IDs share; else human.
+/// The species of the image (see [`set::set_species`]).
 fn image_species(arg: Option<&SpeciesArg>, identifiers: &[String]) -> Result<Species, ApiError> {
-    let given = arg.map(|s| Species::parse(&s.0)).transpose()?;
-    let mut taxa: Vec<(Species, &String)> = Vec::new();
-    for id in identifiers {
-        if let Some(parsed) = StringId::parse_bare(id)
-            && !taxa.iter().any(|(s, _)| s == parsed.species())
-        {
-            taxa.push((parsed.species().clone(), id));
-        }
-    }
-    match (given, taxa.as_slice()) {
-        (Some(species), taxa) => match taxa.iter().find(|(s, _)| *s != species) {
-            Some((other, id)) => Err(ApiError::invalid_input(
-                format!(
-                    "'{id}' is a protein of species {other}, but 'species' is {species}: one \
-                     network image shows one species."
-                ),
-                format!("Omit 'species' (it follows the IDs), or pass species {other}."),
-                species.to_string(),
-            )),
-            None => Ok(species),
-        },
-        (None, []) => Ok(Species::HUMAN),
-        (None, [(only, _)]) => Ok(only.clone()),
-        (None, [(first, a), (second, b), ..]) => Err(ApiError::invalid_input(
-            format!(
-                "The identifiers mix species: '{a}' is {first}, '{b}' is {second}; one \
-                 network image shows one species."
-            ),
-            "Pass proteins of one species, and set 'species' to its taxon.",
-            format!("{a}, {b}"),
-        )),
-    }
+    set::set_species(arg, identifiers, "one network image")
 }
 
 /// The length of a URL's query string.
