@@ -57,3 +57,39 @@ pub(crate) fn query_of(request: &Request) -> Vec<(String, String)> {
 pub(crate) async fn request_count(upstream: &MockServer) -> usize {
     upstream.received_requests().await.unwrap_or_default().len()
 }
+
+/// A POST of one STRING method (`json/<method>`): the set form.
+pub(crate) fn post(string_method: &str) -> wiremock::MockBuilder {
+    Mock::given(method("POST")).and(path(format!("/json/{string_method}")))
+}
+
+/// The form fields of a POST, in order (`identifiers` is one field, joined with `\r`).
+pub(crate) fn form_of(request: &Request) -> Vec<(String, String)> {
+    url::form_urlencoded::parse(&request.body)
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+}
+
+/// One form field of a POST.
+pub(crate) fn form_field(request: &Request, name: &str) -> Option<String> {
+    form_of(request)
+        .into_iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
+}
+
+/// The `identifiers` of a set POST, split.
+pub(crate) fn identifiers_of(request: &Request) -> Vec<String> {
+    form_field(request, "identifiers")
+        .map(|s| s.split('\r').map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+/// A wiremock matcher on one form field of a POST body.
+pub(crate) struct FormField(pub &'static str, pub String);
+
+impl wiremock::Match for FormField {
+    fn matches(&self, request: &Request) -> bool {
+        form_field(request, self.0).as_deref() == Some(self.1.as_str())
+    }
+}
