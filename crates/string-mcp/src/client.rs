@@ -53,7 +53,8 @@ pub(crate) enum NetworkType {
 }
 
 impl NetworkType {
-    fn as_param(self) -> &'static str {
+    /// The value STRING's `network_type` takes.
+    pub(crate) fn as_param(self) -> &'static str {
         match self {
             Self::Functional => "functional",
             Self::Physical => "physical",
@@ -220,10 +221,7 @@ impl StringClient {
             ("species", species.as_str()),
         ];
         all.extend_from_slice(form);
-        let rows: Rows<T> = self
-            .http
-            .post_form(&format!("json/{method}"), &all)
-            .await?;
+        let rows: Rows<T> = self.http.post_form(&format!("json/{method}"), &all).await?;
         Ok(rows.0)
     }
 

@@ -4,6 +4,7 @@
 //! ranked STRING CURIEs), `string_get_interactions` (a CURIE → evidence-scored partners)
 //! and `string_get_network_image_url` (proteins → a link STRING renders as an image).
 
+mod category;
 mod client;
 mod ids;
 mod models;

@@ -36,6 +36,8 @@ impl McpServer for StringServer {
     fn router() -> ToolRouter<Self> {
         Self::search_proteins_router()
             + Self::get_interactions_router()
+            + Self::get_network_router()
+            + Self::get_enrichment_router()
             + Self::get_network_image_url_router()
     }
 }

@@ -35,7 +35,11 @@ pub(crate) fn one_or_many<'de, D: Deserializer<'de>>(
 /// Trim, split multi-line entries, drop blanks and repeats, strip the CURIE prefix (in
 /// any case: `string:9606.ENSP…` is the protein, not a name STRING cannot resolve).
 /// Empty, or more than `max`, is `INVALID_INPUT`; `why_max` says why the cap is there.
-pub(crate) fn normalise(raw: &[String], max: usize, why_max: &str) -> Result<Vec<String>, ApiError> {
+pub(crate) fn normalise(
+    raw: &[String],
+    max: usize,
+    why_max: &str,
+) -> Result<Vec<String>, ApiError> {
     let mut out: Vec<String> = Vec::new();
     for item in raw.iter().flat_map(|s| s.split(['\r', '\n'])) {
         let item = item.trim();

@@ -18,13 +18,22 @@ use crate::models::{Lenient, PartnerRow};
 use crate::score::{RequiredScoreArg, required_score};
 use crate::server::StringServer;
 
+/// Most proteins of one `string_ids` call.
+const MAX_SET_IDS: usize = 100;
+
 /// Arguments of `string_get_interactions`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct GetInteractionsArgs {
     /// The protein as a STRING CURIE from string_search_proteins, e.g.
     /// `STRING:9606.ENSP00000269305` (human TP53).
-    pub string_id: String,
+    #[serde(default)]
+    pub string_id: Option<String>,
+    /// Instead of `string_id`: 1–100 CURIEs of one species, `limit` partners each.
+    #[serde(default, deserialize_with = "crate::set::one_or_many")]
+    #[schemars(with = "Vec<String>")]
+    #[schemars(length(min = 1, max = 100))]
+    pub string_ids: Vec<String>,
     /// Minimum combined score, 0–1000 (150 low, 700 high, 900 highest): 700
     /// keeps `combined_score` ≥ 0.7. A fraction below 1 is read on the 0–1 scale (0.7 is
     /// 700).
@@ -93,20 +102,28 @@ pub(crate) struct Interaction {
     pub cross_references: CrossReferences,
 }
 
-/// The partners of one protein, most confident first.
+/// The partners of one protein (or of each protein of a set), most confident first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct InteractionNetwork {
-    /// The protein asked about.
-    pub query: QueryProtein,
+    /// The protein asked about (`string_id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<QueryProtein>,
+    /// The proteins asked about (`string_ids`) that have partners, in the order given;
+    /// `interactions` holds each one's partners in turn (`protein_a` says whose).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub queries: Vec<QueryProtein>,
+    /// Proteins of `string_ids` with no partner at required_score (or unknown to STRING).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub without_partners: Vec<String>,
     /// Its partners with `combined_score` ≥ required_score/1000, sorted by
     /// `combined_score` descending; empty when STRING knows the protein but no partner
     /// reaches the threshold.
     pub interactions: Vec<Interaction>,
     /// The number of interactions returned.
     pub total: usize,
-    /// True when STRING has more partners at or above required_score than `limit` let
-    /// through (only the most confident were kept): raise `limit` (up to 10000) or
-    /// `required_score` to see the rest or to narrow the network.
+    /// True when STRING has more partners (of any query protein) at or above
+    /// required_score than `limit` let through (only the most confident were kept): raise
+    /// `limit` (up to 10000) or `required_score` to see the rest or to narrow the network.
     pub truncated: bool,
 }
 
@@ -119,7 +136,7 @@ fn unit_score(value: Option<&Lenient>) -> f64 {
 }
 
 /// Map a partner row; rows without a usable partner ID or combined score are dropped.
-fn interaction(row: &PartnerRow, query: &StringId) -> Option<Interaction> {
+pub(crate) fn interaction(row: &PartnerRow, query: &StringId) -> Option<Interaction> {
     let partner = row.string_id_b.as_deref().and_then(StringId::parse_bare);
     let combined = row.score.as_ref().and_then(Lenient::as_f64);
     let (Some(partner), Some(combined)) = (partner, combined) else {
@@ -205,6 +222,87 @@ fn select(
 }
 
 impl StringServer {
+    /// The partners of each protein of `raw` (STRING CURIEs of one species) in one
+    /// `interaction_partners` request: STRING applies `limit` per query protein.
+    async fn partners_of_set(
+        &self,
+        raw: &[String],
+        required_score: u32,
+        limit: u32,
+        network_type: NetworkType,
+    ) -> Result<InteractionNetwork, ApiError> {
+        let mut ids: Vec<StringId> = Vec::new();
+        for one in raw.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+            let id = StringId::parse_curie(one)?;
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        let Some(first) = ids.first() else {
+            return Err(ApiError::invalid_input(
+                "Argument 'string_ids' holds no protein.",
+                format!("Pass 1 to {MAX_SET_IDS} STRING CURIEs, e.g. [\"{EXAMPLE_CURIE}\"]."),
+                "[]",
+            ));
+        };
+        let species = first.species().clone();
+        if let Some(other) = ids.iter().find(|id| *id.species() != species) {
+            return Err(ApiError::invalid_input(
+                format!(
+                    "'{}' is of species {}, '{}' of {species}: one request covers one species.",
+                    other.curie(),
+                    other.species(),
+                    first.curie()
+                ),
+                "Pass proteins of one species per call.",
+                other.curie(),
+            ));
+        }
+        if ids.len() > MAX_SET_IDS {
+            return Err(ApiError::invalid_input(
+                format!(
+                    "Argument 'string_ids' holds {} proteins; at most {MAX_SET_IDS}.",
+                    ids.len()
+                ),
+                "Split the set, or use string_get_network for the edges among up to 2000 proteins.",
+                format!("{} identifiers", ids.len()),
+            ));
+        }
+        let bare: Vec<String> = ids.iter().map(StringId::bare).collect();
+        let rows = self
+            .string
+            .partners_of_set(&bare, &species, required_score, limit + 1, network_type)
+            .await?;
+        let mut network = InteractionNetwork {
+            query: None,
+            queries: Vec::new(),
+            without_partners: Vec::new(),
+            interactions: Vec::new(),
+            total: 0,
+            truncated: false,
+        };
+        for (id, bare) in ids.iter().zip(&bare) {
+            let own: Vec<PartnerRow> = rows
+                .iter()
+                .filter(|r| r.string_id_a.as_deref() == Some(bare.as_str()))
+                .cloned()
+                .collect();
+            let (found, truncated) = select(&own, id, required_score, limit);
+            let Some(named) = found.first() else {
+                network.without_partners.push(id.curie());
+                continue;
+            };
+            network.queries.push(QueryProtein {
+                id: id.curie(),
+                preferred_name: named.preferred_name_a.clone(),
+            });
+            network.truncated |= truncated;
+            network.interactions.extend(found);
+        }
+        network.total = network.interactions.len();
+        Ok(network)
+    }
+
     /// Whether STRING knows `id`, and its preferred name. An ID STRING maps to another
     /// protein (e.g. one of an older release) is not this one: `ENTITY_NOT_FOUND` with the
     /// protein STRING suggests.
@@ -262,9 +360,10 @@ impl StringServer {
 
 #[tool_router(router = get_interactions_router, vis = "pub(crate)")]
 impl StringServer {
-    /// Get the interaction partners of one STRING protein, most confident first, with
-    /// the combined score and the seven evidence channel scores (0–1 each). `truncated`
-    /// says when more partners pass required_score than limit lets through.
+    /// Get the interaction partners of one STRING protein (or, with `string_ids`, of each
+    /// of a set, in one request), most confident first, with the combined score and the
+    /// seven evidence channel scores (0–1 each). `truncated` says when more partners pass
+    /// required_score than limit lets through.
     /// Example: `{"string_id": "STRING:9606.ENSP00000269305", "required_score": 700,
     /// "limit": 10}` → TP53's partners such as MDM2, ATM and BRCA1.
     #[tool(
@@ -276,10 +375,33 @@ impl StringServer {
         Parameters(args): Parameters<GetInteractionsArgs>,
     ) -> Result<Json<InteractionNetwork>, ApiError> {
         let args = args?;
-        let id = StringId::parse_curie(&args.string_id)?;
         let required_score = required_score(args.required_score.as_ref())?.unwrap_or(400);
         let limit = in_range("limit", args.limit, 1, 10_000, 25)?;
         let network_type = args.network_type.unwrap_or_default();
+        let raw = match (&args.string_id, args.string_ids.is_empty()) {
+            (Some(one), true) => one.clone(),
+            (None, false) => {
+                return self
+                    .partners_of_set(&args.string_ids, required_score, limit, network_type)
+                    .await
+                    .map(Json);
+            }
+            (given, _) => {
+                return Err(ApiError::invalid_input(
+                    if given.is_some() {
+                        "Pass 'string_id' or 'string_ids', not both."
+                    } else {
+                        "Argument 'string_id' is required (or 'string_ids' for a set)."
+                    },
+                    format!(
+                        "Pass one protein as {{\"string_id\": \"{EXAMPLE_CURIE}\"}}, or \
+                         several as {{\"string_ids\": [\"{EXAMPLE_CURIE}\", …]}}."
+                    ),
+                    given.clone().unwrap_or_default(),
+                ));
+            }
+        };
+        let id = StringId::parse_curie(&raw)?;
 
         // One partner more than asked for tells whether the list is cut (`truncated`).
         let rows = match self
@@ -291,7 +413,7 @@ impl StringServer {
             // STRING refuses identifiers it cannot map (404) and taxa it does not know
             // (400); tell an unknown ID (ENTITY_NOT_FOUND) from other trouble.
             Err(e) if matches!(e.upstream_status(), Some(400 | 404)) => {
-                self.resolve(&id, &args.string_id).await?;
+                self.resolve(&id, &raw).await?;
                 return Err(e);
             }
             Err(e) => return Err(e),
@@ -308,15 +430,17 @@ impl StringServer {
         let preferred_name = match named_in_rows {
             Some(name) => name,
             // No partner rows: STRING knows the protein without partners, or not at all.
-            None if rows.is_empty() => self.resolve(&id, &args.string_id).await?,
+            None if rows.is_empty() => self.resolve(&id, &raw).await?,
             None => bare,
         };
         let (interactions, truncated) = select(&rows, &id, required_score, limit);
         Ok(Json(InteractionNetwork {
-            query: QueryProtein {
+            query: Some(QueryProtein {
                 id: id.curie(),
                 preferred_name,
-            },
+            }),
+            queries: Vec::new(),
+            without_partners: Vec::new(),
             total: interactions.len(),
             interactions,
             truncated,

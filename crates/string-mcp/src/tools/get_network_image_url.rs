@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::client::{ImageFormat, ImageRequest, NetworkFlavor, NetworkType};
 use crate::ids::{Species, SpeciesArg};
-use crate::set;
 use crate::score::{RequiredScoreArg, required_score};
 use crate::server::StringServer;
+use crate::set;
 
 /// Most identifiers one image may show.
 pub(crate) const MAX_IDENTIFIERS: usize = 500;

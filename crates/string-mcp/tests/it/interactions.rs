@@ -415,7 +415,7 @@ async fn bad_arguments_are_invalid_input() {
             json!({"string_id": TP53, "species": 9606}),
             "Unknown argument 'species'",
         ),
-        (json!({}), "Argument 'string_id' is required."),
+        (json!({}), "Argument 'string_id' is required"),
     ] {
         let e = client
             .call_err("string_get_interactions", args.clone())
@@ -569,5 +569,69 @@ async fn a_cut_list_is_told_to_a_client_listening_at_info() {
         heard[0].1,
         "string_get_interactions: the result is cut at its limit (top level); its counts say how much more there is"
     );
+    client.close().await;
+}
+
+/// The partners of four genes of a screen come in one POST: STRING applies `limit` per
+/// query protein (asked for one more, to tell whether each list is cut).
+#[tokio::test]
+async fn the_partners_of_each_of_four_genes_come_in_one_request() {
+    use crate::support::{form_field, identifiers_of, post};
+    let (upstream, client) = setup().await;
+    post("interaction_partners")
+        .respond_with(fixture("interaction_partners__set4_limit1.json"))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    let ids = [
+        "STRING:9606.ENSP00000369071",
+        "STRING:9606.ENSP00000401645",
+        "STRING:9606.ENSP00000305651",
+        "STRING:9606.ENSP00000276927",
+        "STRING:9606.ENSP00000269305",
+    ];
+
+    let network = client
+        .call_ok(
+            "string_get_interactions",
+            json!({"string_ids": ids, "limit": 1}),
+        )
+        .await;
+
+    let queries: Vec<&str> = network["queries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["preferred_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(queries, ["POSTN", "SERPINB2", "CXCL10", "IFNA1"]);
+    assert_eq!(names(&network), ["FN1", "PLAT", "CCL5", "IFNAR2"]);
+    assert_eq!(network["without_partners"], json!([TP53]));
+    assert_eq!(network["total"], 4);
+    assert_eq!(network["truncated"], false);
+    assert!(network.get("query").is_none());
+
+    let sent = &requests_to(&upstream, "interaction_partners").await[0];
+    assert_eq!(identifiers_of(sent).len(), 5);
+    assert_eq!(identifiers_of(sent)[0], "9606.ENSP00000369071");
+    assert_eq!(form_field(sent, "limit").as_deref(), Some("2"));
+    assert_eq!(form_field(sent, "species").as_deref(), Some("9606"));
+    assert_eq!(request_count(&upstream).await, 1);
+
+    let err = client
+        .call_err(
+            "string_get_interactions",
+            json!({"string_id": TP53, "string_ids": [TP53]}),
+        )
+        .await;
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    let err = client
+        .call_err(
+            "string_get_interactions",
+            json!({"string_ids": [TP53, "STRING:10090.ENSMUSP00000104298"]}),
+        )
+        .await;
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    assert_eq!(request_count(&upstream).await, 1);
     client.close().await;
 }

@@ -10,10 +10,12 @@
 
 mod binary;
 mod definitions;
+mod enrichment;
 mod faults;
 mod image;
 mod interactions;
 mod live;
+mod network;
 mod politeness;
 mod search;
 mod strict_clients;
