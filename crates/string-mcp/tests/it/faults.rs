@@ -15,6 +15,14 @@ async fn every_tool_answers_every_upstream_fault() {
                 "string_get_interactions",
                 json!({"string_id": "STRING:9606.ENSP00000269305"}),
             ),
+            (
+                "string_get_network",
+                json!({"identifiers": ["TP53", "MDM2"]}),
+            ),
+            (
+                "string_get_enrichment",
+                json!({"identifiers": ["POSTN", "CXCL10"]}),
+            ),
         ],
         &[(
             "string_get_network_image_url",

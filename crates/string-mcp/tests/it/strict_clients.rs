@@ -8,7 +8,7 @@ use serde_json::json;
 use wiremock::ResponseTemplate;
 use wiremock::matchers::query_param;
 
-use crate::support::{TP53, fixture, get, setup};
+use crate::support::{TP53, fixture, get, post, setup};
 
 /// A strict client accepts every tool's answer, whether the call succeeds or fails; and
 /// every tool the server lists is exercised here, so a new tool needs a case.
@@ -39,8 +39,38 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
         .mount(&upstream)
         .await;
 
+    // The set tools: the four-gene set resolves and has an enrichment and a network.
+    post("get_string_ids")
+        .respond_with(fixture("get_string_ids__set4.json"))
+        .mount(&upstream)
+        .await;
+    post("enrichment")
+        .respond_with(fixture("enrichment__set4.json"))
+        .mount(&upstream)
+        .await;
+    post("network")
+        .respond_with(fixture("interaction_partners__set4_limit1.json"))
+        .mount(&upstream)
+        .await;
+    post("ppi_enrichment")
+        .respond_with(fixture("ppi_enrichment__set4.json"))
+        .mount(&upstream)
+        .await;
+
     // (tool, arguments that succeed, arguments that fail, the failure's code)
     let cases = [
+        (
+            "string_get_network",
+            json!({"identifiers": ["POSTN", "SERPINB2", "CXCL10", "IFNA1"], "add_nodes": 4}),
+            json!({"identifiers": ["POSTN"], "add_nodes": 101}),
+            ErrorCode::InvalidInput,
+        ),
+        (
+            "string_get_enrichment",
+            json!({"identifiers": ["POSTN", "SERPINB2", "CXCL10", "IFNA1"]}),
+            json!({"identifiers": ["POSTN"], "categories": ["pathways"]}),
+            ErrorCode::InvalidInput,
+        ),
         (
             "string_search_proteins",
             json!({"query": "TP53"}),
