@@ -1,11 +1,21 @@
 //! The STRING demo script: a systems biologist's agent searches "TP53", takes its CURIE to
 //! the evidence-weighted interaction network (high confidence, top 5), trips over STRING's
-//! bare ID form and reads the fix, then hands over a link to the network image. The mock
-//! serves `crates/string-mcp/tests/fixtures` (see their README for provenance).
+//! bare ID form and reads the fix, then hands over a link to the network image. Then a
+//! gene list from a screen: how the four genes connect and whether they are a module,
+//! what they share (compact enrichment), their mouse counterparts, and a picture. The
+//! mock serves `crates/string-mcp/tests/fixtures` (see their README for provenance).
 
 use serde_json::json;
 use wiremock::Mock;
 use wiremock::matchers::{method, path, query_param};
+
+/// The gene list of the second scenario (hits of a screen).
+const GENE_LIST: [&str; 4] = ["POSTN", "SERPINB2", "CXCL10", "IFNA1"];
+
+/// A POST of one STRING method on the mock.
+fn post(method_name: &str) -> wiremock::MockBuilder {
+    Mock::given(method("POST")).and(path(format!("/string/json/{method_name}")))
+}
 
 use super::script::{Expect, Script, Step, fixture};
 
@@ -24,6 +34,10 @@ pub(crate) fn script() -> Script {
                 .and(path("/string/json/interaction_partners"))
                 .and(query_param("identifiers", "9606.ENSP00000269305"))
                 .respond_with(fixture(KRATE, "interaction_partners__TP53.json")),
+            post("get_string_ids").respond_with(fixture(KRATE, "get_string_ids__set4.json")),
+            post("network").respond_with(fixture(KRATE, "network__set4.json")),
+            post("ppi_enrichment").respond_with(fixture(KRATE, "ppi_enrichment__set4.json")),
+            post("enrichment").respond_with(fixture(KRATE, "enrichment__set4.json")),
         ],
         steps: vec![
             Step {
@@ -56,6 +70,18 @@ pub(crate) fn script() -> Script {
                     "format": "svg",
                     "required_score": 700
                 }),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "A screen's four hits: how they connect, and whether they are a module",
+                tool: "string_get_network",
+                arguments: json!({"identifiers": GENE_LIST}),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "What they share: 111 enriched terms, compact (best of each category first)",
+                tool: "string_get_enrichment",
+                arguments: json!({"identifiers": GENE_LIST, "limit": 6}),
                 expect: Expect::Ok,
             },
         ],

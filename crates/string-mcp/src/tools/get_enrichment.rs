@@ -35,8 +35,8 @@ const MAX_DESCRIPTION_CHARS: usize = 160;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct GetEnrichmentArgs {
-    /// 1–2000 proteins: gene names, UniProt accessions or STRING CURIEs. One protein is
-    /// enriched with its 10 closest interactors (STRING's rule).
+    /// 1–2000 names, UniProt accessions or CURIEs; one protein is tested with its 10
+    /// closest interactors.
     #[serde(deserialize_with = "set::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 2000))]
@@ -44,8 +44,7 @@ pub(crate) struct GetEnrichmentArgs {
     /// NCBI taxon or common name; default: the CURIEs' taxon, else 9606.
     #[serde(default)]
     pub species: Option<SpeciesArg>,
-    /// STRING categories to keep, e.g. `Process`, `Function`, `Component`, `KEGG`, `RCTM`,
-    /// `WikiPathways`, `DISEASES`, `PMID`; default all.
+    /// STRING codes, e.g. Process, Function, Component, KEGG, RCTM, PMID; default all.
     #[serde(default, deserialize_with = "set::one_or_many")]
     #[schemars(with = "Vec<String>")]
     pub categories: Vec<String>,
@@ -54,7 +53,7 @@ pub(crate) struct GetEnrichmentArgs {
     #[schemars(range(min = 0, max = 1))]
     #[schemars(extend("default" = 0.05))]
     pub max_fdr: Option<f64>,
-    /// Up to 5000 proteins to test against instead of the genome.
+    /// Up to 5000 proteins to test against (default: the genome).
     #[serde(default, deserialize_with = "set::one_or_many")]
     #[schemars(with = "Vec<String>")]
     pub background: Vec<String>,
@@ -235,12 +234,11 @@ fn counts(ranked: &[EnrichedTerm], shown: &[EnrichedTerm]) -> Vec<CategoryCount>
 
 #[tool_router(router = get_enrichment_router, vis = "pub(crate)")]
 impl StringServer {
-    /// Get the functional enrichment of a set of proteins: GO, KEGG, Reactome,
-    /// WikiPathways, domains, keywords, diseases, tissues, publications. Each term has its
-    /// category, ID, description, the set's genes with it, counts, p-value and FDR. A page
-    /// stays under 10 KB: the best terms of every category first, with per-category counts
-    /// and a cursor to the rest. Example: `{"identifiers": ["POSTN", "SERPINB2", "CXCL10",
-    /// "IFNA1"], "categories": ["KEGG"]}`.
+    /// Functional enrichment of a protein set (GO, KEGG, Reactome, WikiPathways, domains,
+    /// diseases, tissues, publications…): per term its category, ID, description, the
+    /// set's genes, counts, p-value and FDR. Compact: the best terms of every category
+    /// first, per-category counts, a cursor to the rest. Example: `{"identifiers":
+    /// ["POSTN", "CXCL10", "IFNA1"], "categories": ["KEGG"]}`.
     #[tool(
         title = "Get STRING functional enrichment",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

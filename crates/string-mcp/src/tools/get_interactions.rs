@@ -360,10 +360,9 @@ impl StringServer {
 
 #[tool_router(router = get_interactions_router, vis = "pub(crate)")]
 impl StringServer {
-    /// Get the interaction partners of one STRING protein (or, with `string_ids`, of each
-    /// of a set, in one request), most confident first, with the combined score and the
-    /// seven evidence channel scores (0–1 each). `truncated` says when more partners pass
-    /// required_score than limit lets through.
+    /// Get the interaction partners of a STRING protein (or of each of `string_ids`, in one
+    /// request), most confident first, with the combined and seven channel scores (0–1).
+    /// `truncated` says when limit cut a list.
     /// Example: `{"string_id": "STRING:9606.ENSP00000269305", "required_score": 700,
     /// "limit": 10}` → TP53's partners such as MDM2, ATM and BRCA1.
     #[tool(

@@ -25,7 +25,7 @@ const MAX_NODES_SHOWN: usize = 200;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct GetNetworkArgs {
-    /// 1–2000 proteins: gene names, UniProt accessions or STRING CURIEs, mixed.
+    /// 1–2000 names, UniProt accessions or CURIEs.
     #[serde(deserialize_with = "set::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 2000))]
@@ -33,7 +33,7 @@ pub(crate) struct GetNetworkArgs {
     /// NCBI taxon or common name; default: the CURIEs' taxon, else 9606.
     #[serde(default)]
     pub species: Option<SpeciesArg>,
-    /// Minimum combined score of an edge, 0–1000 (0.7 reads as 700).
+    /// Minimum edge score, 0–1000 (0.7 reads as 700).
     #[serde(default)]
     #[schemars(extend("default" = 400))]
     pub required_score: Option<RequiredScoreArg>,
@@ -234,11 +234,10 @@ fn nodes(set: &[Node], edges: &[Edge]) -> Vec<NetworkNode> {
 
 #[tool_router(router = get_network_router, vis = "pub(crate)")]
 impl StringServer {
-    /// Get the interaction network among a set of proteins (names, UniProt accessions or
-    /// STRING CURIEs, resolved in one request; unmapped ones listed) with each edge's
-    /// combined and channel scores, and STRING's test of whether the set is a module
-    /// (`ppi_enrichment`: observed vs expected edges, p-value). Three STRING requests.
-    /// Example: `{"identifiers": ["TP53", "MDM2", "ATM", "CHEK2"], "required_score": 700}`.
+    /// Interaction network among a protein set (resolved in one request; unmapped ones
+    /// listed): edges with combined and channel scores, and `ppi_enrichment`, STRING's test
+    /// of whether the set is a module (observed vs expected edges, p-value).
+    /// Example: `{"identifiers": ["TP53", "MDM2", "ATM"], "required_score": 700}`.
     #[tool(
         title = "Get the STRING network of a protein set",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

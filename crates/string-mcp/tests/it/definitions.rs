@@ -35,14 +35,15 @@ async fn the_server_lists_its_three_tools_and_listing_sends_nothing_upstream() {
 }
 
 #[test]
-fn the_instructions_give_the_path_in_three_lines() {
-    let lines: Vec<&str> = StringServer::INSTRUCTIONS.lines().collect();
-    assert_eq!(lines.len(), 3);
-    for (line, tool) in lines.iter().zip([
-        "string_search_proteins",
-        "string_get_interactions",
-        "string_get_network_image_url",
-    ]) {
-        assert!(line.contains(tool), "{line}");
+fn the_instructions_name_every_tool_and_the_rate() {
+    let instructions = StringServer::INSTRUCTIONS;
+    for tool in tools::<StringServer>() {
+        assert!(
+            instructions.contains(tool.name.as_ref()),
+            "the instructions do not name {}",
+            tool.name
+        );
     }
+    assert!(instructions.contains("one request per second"));
+    assert!(instructions.len() < 1500, "{} bytes", instructions.len());
 }
