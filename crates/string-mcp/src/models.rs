@@ -333,8 +333,6 @@ pub(crate) struct EnrichmentRow {
     pub number_of_genes: Option<Lenient>,
     /// Background proteins annotated with the term.
     pub number_of_genes_in_background: Option<Lenient>,
-    #[serde(rename = "ncbiTaxonId")]
-    pub ncbi_taxon_id: Option<Lenient>,
     /// The input identifiers carrying the term, as given.
     #[serde(rename = "inputGenes", default)]
     pub input_genes: NameList,
