@@ -26,32 +26,27 @@ pub(crate) const MAX_ADD_NODES: u32 = 100;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NetworkImageArgs {
-    /// The proteins to draw: STRING CURIEs or names such as `TP53`, 1–500 and a link of at
-    /// most 6 KB (about 260 CURIEs). A comma-separated string works too.
+    /// 1–500 names or STRING CURIEs, in a link of at most 6 KB (about 260 CURIEs).
     #[serde(deserialize_with = "set::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 500))]
     pub identifiers: Vec<String>,
-    /// NCBI taxon, STRING genome ID or common name, as in string_search_proteins.
-    /// Default: the CURIEs' taxon, else 9606 (human).
+    /// NCBI taxon or common name; default: the CURIEs' taxon, else 9606.
     #[serde(default)]
     pub species: Option<SpeciesArg>,
     /// `png` (default), `svg`, or `highres_png`.
     #[serde(default)]
     #[schemars(extend("default" = "png"))]
     pub format: Option<ImageFormat>,
-    /// Minimum combined score of a drawn edge, 0–1000; a fraction
-    /// below 1 is read on the 0–1 scale (0.7 is 700).
+    /// Minimum edge score, 0–1000 (0.7 reads as 700).
     #[serde(default)]
     #[schemars(extend("default" = 400))]
     pub required_score: Option<RequiredScoreArg>,
-    /// Extra partners STRING adds around the proteins, 0–100 (STRING's default: 10 for
-    /// one protein, 0 for several).
+    /// Partners STRING adds, 0–100 (default 10 for one protein, 0 for several).
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 0, max = 100))]
     pub add_nodes: Option<u32>,
-    /// Edge style: `evidence` (default; a colour per channel), `confidence` (thickness is
-    /// the score) or `actions` (mode of action).
+    /// `evidence` (a colour per channel), `confidence` or `actions`.
     #[serde(default)]
     #[schemars(extend("default" = "evidence"))]
     pub network_flavor: Option<NetworkFlavor>,

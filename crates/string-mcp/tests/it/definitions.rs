@@ -20,12 +20,14 @@ fn every_tool_keeps_the_promises_of_a_tool_definition() {
 }
 
 #[tokio::test]
-async fn the_server_lists_its_three_tools_and_listing_sends_nothing_upstream() {
+async fn the_server_lists_its_tools_and_listing_sends_nothing_upstream() {
     let (upstream, client) = setup().await;
     assert_eq!(
         client.tool_names().await,
         [
+            "string_get_enrichment",
             "string_get_interactions",
+            "string_get_network",
             "string_get_network_image_url",
             "string_search_proteins"
         ]
