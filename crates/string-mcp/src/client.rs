@@ -15,7 +15,9 @@ use lifesciences_core::{
 use serde::Deserialize;
 
 use crate::ids::{Species, StringId};
-use crate::models::{EnrichmentRow, PartnerRow, PpiEnrichmentRow, Rows, StringIdRow};
+use crate::models::{
+    AnnotationRow, EnrichmentRow, HomologyRow, PartnerRow, PpiEnrichmentRow, Rows, StringIdRow,
+};
 
 /// STRING: one request per second and one in flight, as STRING asks of API users;
 /// `caller_identity` on every request. The default base URL is unversioned so users
@@ -290,6 +292,36 @@ impl StringClient {
             form.push(("background_string_identifiers", background.as_str()));
         }
         self.post_set("enrichment", ids, species, &form).await
+    }
+
+    /// `functional_annotation`: every annotation term of `ids` (no statistics).
+    pub(crate) async fn functional_annotation(
+        &self,
+        ids: &[String],
+        species: &Species,
+    ) -> Result<Vec<AnnotationRow>, ApiError> {
+        self.post_set("functional_annotation", ids, species, &[])
+            .await
+    }
+
+    /// `homology_best` (the best hit of each protein in each of `targets`) or, without
+    /// targets, `homology` (similarity scores within `species`).
+    pub(crate) async fn homology(
+        &self,
+        ids: &[String],
+        species: &Species,
+        targets: &[Species],
+    ) -> Result<Vec<HomologyRow>, ApiError> {
+        if targets.is_empty() {
+            return self.post_set("homology", ids, species, &[]).await;
+        }
+        let targets = targets
+            .iter()
+            .map(Species::to_string)
+            .collect::<Vec<_>>()
+            .join("\r");
+        let form = [("species_b", targets.as_str())];
+        self.post_set("homology_best", ids, species, &form).await
     }
 
     /// `interaction_partners` for a set: the `limit` best partners of each of `ids`

@@ -286,7 +286,7 @@ mod tests {
 }
 
 /// A list STRING may send as a JSON list or as one comma-joined string (`inputGenes` and
-/// `preferredNames` of enrichment rows; recordings and clients disagree).
+/// `preferredNames` of enrichment and annotation rows; recordings and clients disagree).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct NameList(pub Vec<String>);
 
@@ -346,6 +346,23 @@ pub(crate) struct EnrichmentRow {
     pub error: Option<Value>,
 }
 
+/// One row of `functional_annotation`: a term carried by some of the input proteins.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct AnnotationRow {
+    pub category: Option<String>,
+    pub term: Option<String>,
+    pub number_of_genes: Option<Lenient>,
+    /// The share of input proteins carrying the term (`1`, `0.5`).
+    pub ratio_in_set: Option<Lenient>,
+    #[serde(rename = "inputGenes", default)]
+    pub input_genes: NameList,
+    #[serde(rename = "preferredNames", default)]
+    pub preferred_names: NameList,
+    pub description: Option<String>,
+    /// Present when the row is an error report.
+    pub error: Option<Value>,
+}
+
 /// The one row of `ppi_enrichment`: is the set more connected than a random set of its size?
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct PpiEnrichmentRow {
@@ -359,6 +376,21 @@ pub(crate) struct PpiEnrichmentRow {
     pub error: Option<Value>,
 }
 
+/// One row of `homology` / `homology_best`: protein A (the query) is similar to B.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct HomologyRow {
+    #[serde(rename = "stringId_A")]
+    pub string_id_a: Option<String>,
+    #[serde(rename = "ncbiTaxonId_B")]
+    pub ncbi_taxon_id_b: Option<Lenient>,
+    #[serde(rename = "stringId_B")]
+    pub string_id_b: Option<String>,
+    /// The alignment's bitscore, e.g. `671.0`.
+    pub bitscore: Option<Lenient>,
+    /// Present when the row is an error report.
+    pub error: Option<Value>,
+}
+
 macro_rules! maybe_error {
     ($($row:ty),*) => {$(
         impl MaybeError for $row {
@@ -368,10 +400,17 @@ macro_rules! maybe_error {
         }
     )*};
 }
-maybe_error!(EnrichmentRow, PpiEnrichmentRow);
+maybe_error!(EnrichmentRow, AnnotationRow, PpiEnrichmentRow, HomologyRow);
 
 /// A term row names its category and term.
 impl lifesciences_core::Row for EnrichmentRow {
+    fn usable(&self) -> bool {
+        self.category.is_some() && self.term.is_some()
+    }
+}
+
+/// A term row names its category and term.
+impl lifesciences_core::Row for AnnotationRow {
     fn usable(&self) -> bool {
         self.category.is_some() && self.term.is_some()
     }
@@ -381,5 +420,12 @@ impl lifesciences_core::Row for EnrichmentRow {
 impl lifesciences_core::Row for PpiEnrichmentRow {
     fn usable(&self) -> bool {
         self.number_of_nodes.is_some() && self.number_of_edges.is_some()
+    }
+}
+
+/// A homology row names both proteins.
+impl lifesciences_core::Row for HomologyRow {
+    fn usable(&self) -> bool {
+        self.string_id_a.is_some() && self.string_id_b.is_some()
     }
 }

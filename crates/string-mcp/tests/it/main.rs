@@ -8,10 +8,12 @@
     reason = "test helpers outside #[test] fns: failing loudly is the point"
 )]
 
+mod annotation;
 mod binary;
 mod definitions;
 mod enrichment;
 mod faults;
+mod homologs;
 mod image;
 mod interactions;
 mod live;

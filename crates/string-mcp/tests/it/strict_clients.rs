@@ -56,6 +56,14 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
         .respond_with(fixture("ppi_enrichment__set4.json"))
         .mount(&upstream)
         .await;
+    post("functional_annotation")
+        .respond_with(fixture("functional_annotation__set4.json"))
+        .mount(&upstream)
+        .await;
+    post("homology_best")
+        .respond_with(fixture("homology_best__set4_mouse.json"))
+        .mount(&upstream)
+        .await;
 
     // (tool, arguments that succeed, arguments that fail, the failure's code)
     let cases = [
@@ -69,6 +77,18 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
             "string_get_enrichment",
             json!({"identifiers": ["POSTN", "SERPINB2", "CXCL10", "IFNA1"]}),
             json!({"identifiers": ["POSTN"], "categories": ["pathways"]}),
+            ErrorCode::InvalidInput,
+        ),
+        (
+            "string_get_functional_annotation",
+            json!({"identifiers": ["POSTN", "SERPINB2", "CXCL10", "IFNA1"]}),
+            json!({"identifiers": ["POSTN"], "categories": ["pathways"]}),
+            ErrorCode::InvalidInput,
+        ),
+        (
+            "string_get_homologs",
+            json!({"identifiers": ["POSTN", "CXCL10"], "target_species": "mouse"}),
+            json!({"identifiers": ["POSTN"], "target_species": [9606]}),
             ErrorCode::InvalidInput,
         ),
         (
