@@ -43,6 +43,8 @@ struct Prepared {
     body: Option<(&'static str, Bytes)>,
     /// GETs are cached; look-up POSTs are not.
     cacheable: bool,
+    /// The most bytes of body accepted: the source's cap, or one of the request's own.
+    max_body: u64,
     /// Identity of the request for the cache and for coalescing.
     key: Arc<str>,
 }
@@ -192,6 +194,59 @@ impl HttpClient {
         self.fetch_json(prepared).await
     }
 
+    /// POST a form as an idempotent look-up and return the body as sent (an image, say):
+    /// retried, coalesced and cached like [`post_form`](Self::post_form), with `accept`
+    /// as the wanted media type and `max_bytes` as this request's own body cap in place
+    /// of the source's (a body over it is `UpstreamFailure::TooLarge`). `check` says
+    /// whether a body is what was asked for; one it refuses is a decode failure and is
+    /// not kept in the cache.
+    pub async fn post_form_bytes(
+        &self,
+        path: &str,
+        form: &[(&str, &str)],
+        accept: &'static str,
+        max_bytes: u64,
+        check: impl Fn(&[u8]) -> Result<(), String>,
+    ) -> Result<Bytes, ApiError> {
+        let encoded = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(form)
+            .finish();
+        let mut prepared = self.prepare(
+            Method::POST,
+            path,
+            &[],
+            accept,
+            Some((FORM, Bytes::from(encoded))),
+        )?;
+        prepared.max_body = max_bytes;
+        prepared.key = format!("{} max={max_bytes}", prepared.key).into();
+        let key = prepared.key.clone();
+        let url = prepared.url.clone();
+        let bytes = self.execute(prepared).await?;
+        match check(&bytes) {
+            Ok(()) => Ok(bytes),
+            Err(detail) => {
+                tracing::warn!(
+                    source = %self.inner.config.name(),
+                    url = %url,
+                    error = %detail,
+                    "unexpected upstream body"
+                );
+                if let Some(cache) = &self.inner.cache {
+                    cache.invalidate(&key).await;
+                }
+                Err(ApiError::Upstream {
+                    upstream: self.inner.config.name().to_owned(),
+                    failure: UpstreamFailure::Decode {
+                        path: ".".to_owned(),
+                        detail,
+                    },
+                    attempts: 1,
+                })
+            }
+        }
+    }
+
     fn prepare(
         &self,
         method: Method,
@@ -210,6 +265,7 @@ impl HttpClient {
         }
         Ok(Prepared {
             cacheable: method == Method::GET || self.inner.config.cache_posts,
+            max_body: self.inner.config.max_body_bytes,
             method,
             url,
             accept,
@@ -404,7 +460,7 @@ impl HttpClient {
             "upstream response"
         );
         if status.is_success() {
-            return body::read_capped(response, config.max_body_bytes, config.timeout).await;
+            return body::read_capped(response, prepared.max_body, config.timeout).await;
         }
         let failure = status_failure(status, response).await;
         if let UpstreamFailure::Status {

@@ -8,6 +8,7 @@
 //! look-ups, so core caches and coalesces both. `caller_identity` rides on every request
 //! as a default query parameter.
 
+use bytes::Bytes;
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{
     ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Setting, Upstream,
@@ -115,6 +116,36 @@ impl ImageFormat {
             Self::HighresPng => "highres_png",
         }
     }
+
+    /// The media type of the picture.
+    pub(crate) fn mime_type(self) -> &'static str {
+        match self {
+            Self::Png | Self::HighresPng => "image/png",
+            Self::Svg => "image/svg+xml",
+        }
+    }
+
+    /// Whether `body` is a picture of this format: a PNG signature, or SVG markup.
+    fn check(self, body: &[u8]) -> Result<(), String> {
+        const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+        let ok = match self {
+            Self::Png | Self::HighresPng => body.starts_with(PNG_SIGNATURE),
+            Self::Svg => {
+                let head = String::from_utf8_lossy(&body[..body.len().min(1024)]);
+                let head = head.trim_start_matches('\u{feff}').trim_start();
+                (head.starts_with("<?xml") || head.starts_with("<svg")) && head.contains("<svg")
+            }
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} sent something other than the {} image it was asked for",
+                STRING.name,
+                self.name().to_ascii_uppercase()
+            ))
+        }
+    }
 }
 
 /// What a network image shows.
@@ -134,6 +165,37 @@ pub(crate) struct ImageRequest<'a> {
     pub flavor: Option<NetworkFlavor>,
     /// Functional or physical network.
     pub network_type: Option<NetworkType>,
+    /// Draw STRING's enrichment figure for this category instead of the network (the
+    /// network options above do not apply to it).
+    pub enrichment_category: Option<&'static str>,
+}
+
+impl ImageRequest<'_> {
+    /// The path and the form (or query) of the picture.
+    fn form(&self) -> (String, Vec<(&'static str, String)>) {
+        let mut form = vec![
+            ("identifiers", self.identifiers.join("\r")),
+            ("species", self.species.to_string()),
+        ];
+        if let Some(category) = self.enrichment_category {
+            form.push(("category", category.to_owned()));
+            return (format!("{}/enrichmentfigure", self.format.segment()), form);
+        }
+        if let Some(score) = self.required_score {
+            form.push(("required_score", score.to_string()));
+        }
+        if let Some(n) = self.add_nodes {
+            // The image endpoints name this `add_white_nodes` (rbioapi, official STRING MCP).
+            form.push(("add_white_nodes", n.to_string()));
+        }
+        if let Some(flavor) = self.flavor {
+            form.push(("network_flavor", flavor.as_param().to_owned()));
+        }
+        if let Some(network_type) = self.network_type {
+            form.push(("network_type", network_type.as_param().to_owned()));
+        }
+        (format!("{}/network", self.format.segment()), form)
+    }
 }
 
 /// STRING, as the tools use it.
@@ -348,29 +410,26 @@ impl StringClient {
     /// built without calling STRING: it follows `STRING_API_URL` and carries
     /// `caller_identity` like every request.
     pub(crate) fn network_image_url(&self, request: &ImageRequest<'_>) -> Result<String, ApiError> {
-        let identifiers = request.identifiers.join("\r");
-        let species = request.species.to_string();
-        let required_score = request.required_score.map(|s| s.to_string());
-        let add_nodes = request.add_nodes.map(|n| n.to_string());
-        let mut query = vec![
-            ("identifiers", identifiers.as_str()),
-            ("species", species.as_str()),
-        ];
-        if let Some(score) = &required_score {
-            query.push(("required_score", score));
-        }
-        if let Some(n) = &add_nodes {
-            // The image endpoints name this `add_white_nodes` (rbioapi, official STRING MCP).
-            query.push(("add_white_nodes", n));
-        }
-        if let Some(flavor) = request.flavor {
-            query.push(("network_flavor", flavor.as_param()));
-        }
-        if let Some(network_type) = request.network_type {
-            query.push(("network_type", network_type.as_param()));
-        }
-        let path = format!("{}/network", request.format.segment());
+        let (path, form) = request.form();
+        let query: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
         Ok(self.http.url(&path, &query)?.to_string())
+    }
+
+    /// The picture of `request`, POSTed (any number of identifiers), checked to be the
+    /// format asked for; a body over `max_bytes` is `UpstreamFailure::TooLarge`.
+    pub(crate) async fn picture(
+        &self,
+        request: &ImageRequest<'_>,
+        max_bytes: u64,
+    ) -> Result<Bytes, ApiError> {
+        let (path, form) = request.form();
+        let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let format = request.format;
+        self.http
+            .post_form_bytes(&path, &form, format.mime_type(), max_bytes, |body| {
+                format.check(body)
+            })
+            .await
     }
 }
 
@@ -427,6 +486,7 @@ mod tests {
                 add_nodes: Some(5),
                 flavor: Some(NetworkFlavor::Confidence),
                 network_type: Some(NetworkType::Physical),
+                enrichment_category: None,
             })
             .unwrap();
         assert_eq!(

@@ -50,6 +50,7 @@ impl McpServer for StringServer {
             + Self::get_enrichment_router()
             + Self::get_functional_annotation_router()
             + Self::get_homologs_router()
+            + Self::get_network_image_router()
             + Self::get_network_image_url_router()
     }
 }

@@ -39,6 +39,13 @@ impl Fixtures {
             .unwrap_or_else(|e| panic!("cannot read fixture {}: {e}", path.display()))
     }
 
+    /// A fixture's bytes (an image, say).
+    pub fn bytes(&self, name: &str) -> Vec<u8> {
+        let path = self.dir.join(name);
+        std::fs::read(&path)
+            .unwrap_or_else(|e| panic!("cannot read fixture {}: {e}", path.display()))
+    }
+
     /// A fixture parsed as JSON.
     pub fn json(&self, name: &str) -> Value {
         serde_json::from_str(&self.text(name))

@@ -782,6 +782,84 @@ async fn post_form_and_post_json_send_their_bodies() {
         .unwrap();
 }
 
+/// A PNG's first bytes, as an image check looks for them.
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+fn png_check(body: &[u8]) -> Result<(), String> {
+    if body.starts_with(PNG) {
+        Ok(())
+    } else {
+        Err("X sent something other than a PNG image".to_owned())
+    }
+}
+
+#[tokio::test]
+async fn a_raw_body_has_its_own_cap_and_media_type_and_a_refused_one_is_not_cached() {
+    let server = mock_upstream().await;
+    let mut image = PNG.to_vec();
+    image.extend(vec![0u8; 4096]);
+    Mock::given(method("POST"))
+        .and(path("/image/network"))
+        .and(header("accept", "image/png"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(image.clone(), "image/png"))
+        .mount(&server)
+        .await;
+    let html = Recording::new(
+        ResponseTemplate::new(200).set_body_raw(b"<html>busy</html>".to_vec(), "text/html"),
+    );
+    Mock::given(method("POST"))
+        .and(path("/image/other"))
+        .respond_with(html.clone())
+        .mount(&server)
+        .await;
+    // A source cap far below the image, and the cache on for POSTs.
+    let c = client(
+        mock_source("X", &server.uri())
+            .with_max_body_bytes(16)
+            .with_cached_posts()
+            .with_cache_ttl(Duration::from_secs(60)),
+    );
+    let form = [("identifiers", "TP53")];
+
+    let body = c
+        .post_form_bytes("image/network", &form, "image/png", 8192, png_check)
+        .await
+        .unwrap();
+    assert_eq!(body.len(), image.len());
+
+    let over = c
+        .post_form_bytes("image/network", &form, "image/png", 1024, png_check)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            over,
+            ApiError::Upstream {
+                failure: UpstreamFailure::TooLarge { limit: 1024 },
+                ..
+            }
+        ),
+        "{over:?}"
+    );
+
+    for _ in 0..2 {
+        let refused = c
+            .post_form_bytes("image/other", &form, "image/png", 8192, png_check)
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), ErrorCode::UpstreamError);
+        assert!(
+            refused.to_string().contains("other than a PNG"),
+            "{refused}"
+        );
+    }
+    assert_eq!(
+        html.count(),
+        2,
+        "a refused body is asked for again, not cached"
+    );
+}
+
 #[tokio::test]
 async fn look_up_posts_are_retried_but_not_cached() {
     let server = mock_upstream().await;

@@ -243,7 +243,8 @@ impl StringServer {
         let named = self.name_hits(&mut page, &targets).await;
         if let Err(e) = named {
             notes.push(format!(
-                "The homologs' names could not be fetched ({e}); their CURIEs are exact."
+                "The homologs' names could not be fetched ({}); their CURIEs are exact.",
+                e.to_envelope().error.message.trim_end_matches('.')
             ));
         }
         if offset == 0 && all.is_empty() {

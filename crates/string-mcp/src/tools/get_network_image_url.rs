@@ -70,7 +70,7 @@ pub(crate) struct NetworkImage {
 }
 
 /// The identifiers of an image: 1–[`MAX_IDENTIFIERS`], normalised.
-fn normalise(raw: &[String]) -> Result<Vec<String>, ApiError> {
+pub(crate) fn normalise(raw: &[String]) -> Result<Vec<String>, ApiError> {
     set::normalise(
         raw,
         MAX_IDENTIFIERS,
@@ -79,12 +79,15 @@ fn normalise(raw: &[String]) -> Result<Vec<String>, ApiError> {
 }
 
 /// The species of the image (see [`set::set_species`]).
-fn image_species(arg: Option<&SpeciesArg>, identifiers: &[String]) -> Result<Species, ApiError> {
+pub(crate) fn image_species(
+    arg: Option<&SpeciesArg>,
+    identifiers: &[String],
+) -> Result<Species, ApiError> {
     set::set_species(arg, identifiers, "one network image")
 }
 
 /// The length of a URL's query string.
-fn query_bytes(url: &str) -> usize {
+pub(crate) fn query_bytes(url: &str) -> usize {
     url.split_once('?').map_or(0, |(_, query)| query.len())
 }
 
@@ -141,8 +144,8 @@ impl StringServer {
 
 #[tool_router(router = get_network_image_url_router, vis = "pub(crate)")]
 impl StringServer {
-    /// Get a URL that STRING renders as an image of the network of the given proteins, to
-    /// show the user. Nothing is fetched: STRING draws the image when the URL is opened.
+    /// Deprecated: string_get_network_image gives this URL with the picture itself. A
+    /// URL STRING renders as the network image of the proteins; nothing is fetched.
     /// Example: `{"identifiers": ["STRING:9606.ENSP00000269305", "MDM2"], "format": "svg"}`
     /// → `{"url": "https://string-db.org/api/svg/network?…", …}`.
     #[tool(
@@ -170,6 +173,7 @@ impl StringServer {
             add_nodes,
             flavor: args.network_flavor,
             network_type: args.network_type,
+            enrichment_category: None,
         })?;
         Ok(Json(NetworkImage {
             url,

@@ -6,5 +6,6 @@ pub(crate) mod get_functional_annotation;
 pub(crate) mod get_homologs;
 pub(crate) mod get_interactions;
 pub(crate) mod get_network;
+pub(crate) mod get_network_image;
 pub(crate) mod get_network_image_url;
 pub(crate) mod search_proteins;

@@ -30,6 +30,7 @@ async fn the_server_lists_its_tools_and_listing_sends_nothing_upstream() {
             "string_get_homologs",
             "string_get_interactions",
             "string_get_network",
+            "string_get_network_image",
             "string_get_network_image_url",
             "string_search_proteins"
         ]

@@ -28,6 +28,10 @@ async fn every_tool_answers_every_upstream_fault() {
                 json!({"identifiers": ["POSTN", "CXCL10"]}),
             ),
             (
+                "string_get_network_image",
+                json!({"identifiers": ["TP53", "MDM2"]}),
+            ),
+            (
                 "string_get_homologs",
                 json!({"identifiers": ["POSTN", "CXCL10"], "target_species": [10090]}),
             ),

@@ -18,6 +18,7 @@ mod image;
 mod interactions;
 mod live;
 mod network;
+mod picture;
 mod politeness;
 mod search;
 mod strict_clients;

@@ -64,6 +64,14 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
         .respond_with(fixture("homology_best__set4_mouse.json"))
         .mount(&upstream)
         .await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .and(wiremock::matchers::path("/image/network"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw(
+            lifesciences_core::testing::Fixtures::here().bytes("network__set4.png"),
+            "image/png",
+        ))
+        .mount(&upstream)
+        .await;
 
     // (tool, arguments that succeed, arguments that fail, the failure's code)
     let cases = [
@@ -89,6 +97,12 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
             "string_get_homologs",
             json!({"identifiers": ["POSTN", "CXCL10"], "target_species": "mouse"}),
             json!({"identifiers": ["POSTN"], "target_species": [9606]}),
+            ErrorCode::InvalidInput,
+        ),
+        (
+            "string_get_network_image",
+            json!({"identifiers": ["POSTN", "CXCL10"]}),
+            json!({"identifiers": ["POSTN"], "category": "KEGG"}),
             ErrorCode::InvalidInput,
         ),
         (
