@@ -7,7 +7,7 @@
 
 use serde_json::json;
 use wiremock::Mock;
-use wiremock::matchers::{method, path, query_param};
+use wiremock::matchers::{body_string_contains, method, path, query_param};
 
 /// The gene list of the second scenario (hits of a screen).
 const GENE_LIST: [&str; 4] = ["POSTN", "SERPINB2", "CXCL10", "IFNA1"];
@@ -34,7 +34,17 @@ pub(crate) fn script() -> Script {
                 .and(path("/string/json/interaction_partners"))
                 .and(query_param("identifiers", "9606.ENSP00000269305"))
                 .respond_with(fixture(KRATE, "interaction_partners__TP53.json")),
+            // The homologs' names: the mouse resolution, before the human one.
+            post("get_string_ids")
+                .and(body_string_contains("species=10090"))
+                .respond_with(fixture(KRATE, "get_string_ids__set4_mouse.json")),
             post("get_string_ids").respond_with(fixture(KRATE, "get_string_ids__set4.json")),
+            post("homology_best").respond_with(fixture(KRATE, "homology_best__set4_mouse.json")),
+            Mock::given(method("POST"))
+                .and(path("/string/image/network"))
+                .respond_with(
+                    fixture(KRATE, "network__set4.png").insert_header("content-type", "image/png"),
+                ),
             post("network").respond_with(fixture(KRATE, "network__set4.json")),
             post("ppi_enrichment").respond_with(fixture(KRATE, "ppi_enrichment__set4.json")),
             post("enrichment").respond_with(fixture(KRATE, "enrichment__set4.json")),
@@ -63,7 +73,7 @@ pub(crate) fn script() -> Script {
                 expect: Expect::Error("UNRESOLVED_ENTITY"),
             },
             Step {
-                say: "A link the user opens to see the network as an SVG image",
+                say: "A link to the network as an SVG image (the older, link-only tool)",
                 tool: "string_get_network_image_url",
                 arguments: json!({
                     "identifiers": ["STRING:9606.ENSP00000269305", "MDM2", "ATM", "BRCA1"],
@@ -82,6 +92,18 @@ pub(crate) fn script() -> Script {
                 say: "What they share: 111 enriched terms, compact (best of each category first)",
                 tool: "string_get_enrichment",
                 arguments: json!({"identifiers": GENE_LIST, "limit": 6}),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "Their mouse counterparts, named, with bitscores (three requests)",
+                tool: "string_get_homologs",
+                arguments: json!({"identifiers": GENE_LIST, "target_species": "mouse"}),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "A picture of their network, in the result for clients that show images",
+                tool: "string_get_network_image",
+                arguments: json!({"identifiers": GENE_LIST}),
                 expect: Expect::Ok,
             },
         ],
