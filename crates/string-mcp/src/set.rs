@@ -113,6 +113,14 @@ pub(crate) fn set_species(
     }
 }
 
+/// Most unmapped identifiers a result lists; `unresolved_count` counts them all.
+pub(crate) const MAX_UNRESOLVED_SHOWN: usize = 50;
+
+/// For `skip_serializing_if`: a count of nothing is left out.
+pub(crate) fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// A protein of a set, as STRING resolved it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct Node {
@@ -146,6 +154,18 @@ impl Resolved {
                 preferred_name: name.clone(),
             })
             .collect()
+    }
+
+    /// The unmapped identifiers a result lists (the first [`MAX_UNRESOLVED_SHOWN`]), and
+    /// how many there are.
+    pub(crate) fn unresolved_shown(&self) -> (Vec<String>, usize) {
+        let shown = self
+            .unresolved
+            .iter()
+            .take(MAX_UNRESOLVED_SHOWN)
+            .cloned()
+            .collect();
+        (shown, self.unresolved.len())
     }
 
     /// STRING's preferred name of a STRING ID (`9606.ENSP…`) of the set.

@@ -90,9 +90,12 @@ pub(crate) struct EnrichedTerm {
 pub(crate) struct Enrichment {
     /// Proteins of the set STRING tested.
     pub protein_count: usize,
-    /// Identifiers STRING could not map in the species; left out.
+    /// Identifiers STRING could not map in the species (the first 50); left out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unresolved: Vec<String>,
+    /// How many identifiers STRING could not map.
+    #[serde(default, skip_serializing_if = "set::is_zero")]
+    pub unresolved_count: usize,
     /// This page of terms: the best of every category first, then the next best of each;
     /// within a category by FDR.
     pub terms: Vec<EnrichedTerm>,
@@ -256,9 +259,11 @@ impl StringServer {
                 }
             ));
         }
+        let (unresolved_shown, unresolved_count) = resolved.unresolved_shown();
         Ok(Json(Enrichment {
             protein_count: ids.len(),
-            unresolved: resolved.unresolved,
+            unresolved: unresolved_shown,
+            unresolved_count,
             categories: counts(&ranked, &shown),
             terms: shown,
             note: (!notes.is_empty()).then(|| notes.join(" ")),

@@ -79,9 +79,12 @@ impl Categorised for AnnotationTerm {
 pub(crate) struct FunctionalAnnotation {
     /// Proteins of the set STRING annotated.
     pub protein_count: usize,
-    /// Identifiers STRING could not map in the species; left out.
+    /// Identifiers STRING could not map in the species (the first 50); left out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unresolved: Vec<String>,
+    /// How many identifiers STRING could not map.
+    #[serde(default, skip_serializing_if = "set::is_zero")]
+    pub unresolved_count: usize,
     /// This page of terms: the most shared term of every category first, then the next
     /// of each; within a category by proteins carrying it.
     pub terms: Vec<AnnotationTerm>,
@@ -210,9 +213,11 @@ impl StringServer {
                 )
             }
         });
+        let (unresolved_shown, unresolved_count) = resolved.unresolved_shown();
         Ok(Json(FunctionalAnnotation {
             protein_count: ids.len(),
-            unresolved: resolved.unresolved,
+            unresolved: unresolved_shown,
+            unresolved_count,
             categories: counts(&ranked, &shown),
             terms: shown,
             note,

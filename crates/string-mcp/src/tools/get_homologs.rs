@@ -95,9 +95,12 @@ pub(crate) struct Homolog {
 pub(crate) struct Homologs {
     /// Proteins of the set STRING searched.
     pub protein_count: usize,
-    /// Identifiers STRING could not map in the species; left out.
+    /// Identifiers STRING could not map in the species (the first 50); left out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unresolved: Vec<String>,
+    /// How many identifiers STRING could not map.
+    #[serde(default, skip_serializing_if = "set::is_zero")]
+    pub unresolved_count: usize,
     /// This page of hits: in the set's order, then by target species, best first.
     pub homologs: Vec<Homolog>,
     /// What the result leaves out, and why.
@@ -271,9 +274,11 @@ impl StringServer {
                 ));
             }
         }
+        let (unresolved_shown, unresolved_count) = resolved.unresolved_shown();
         Ok(Json(Homologs {
             protein_count: resolved.proteins.len(),
-            unresolved: resolved.unresolved,
+            unresolved: unresolved_shown,
+            unresolved_count,
             homologs: page,
             note: (!notes.is_empty()).then(|| notes.join(" ")),
             pagination: Pagination {

@@ -114,9 +114,12 @@ pub(crate) struct Network {
     pub nodes: Vec<NetworkNode>,
     /// All proteins of the network: the set's resolved proteins and added interactors.
     pub node_count: usize,
-    /// Identifiers STRING could not map in the species; left out.
+    /// Identifiers STRING could not map in the species (the first 50); left out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unresolved: Vec<String>,
+    /// How many identifiers STRING could not map.
+    #[serde(default, skip_serializing_if = "set::is_zero")]
+    pub unresolved_count: usize,
     /// This page of edges, strongest first.
     pub edges: Vec<Edge>,
     /// Whether the set is a module; absent for a single protein, or when STRING's test
@@ -324,10 +327,12 @@ impl StringServer {
             .collect();
         let next = offset + page.len();
         let next_cursor = (next < total).then(|| cursor::encode(&scope, &next));
+        let (unresolved_shown, unresolved_count) = resolved.unresolved_shown();
         Ok(Json(Network {
             nodes: shown_nodes,
             node_count,
-            unresolved: resolved.unresolved,
+            unresolved: unresolved_shown,
+            unresolved_count,
             edges: page,
             ppi_enrichment,
             note,

@@ -190,3 +190,27 @@ async fn an_unknown_category_or_fdr_is_refused_before_any_request() {
     assert_eq!(request_count(&upstream).await, 0);
     client.close().await;
 }
+
+#[tokio::test]
+async fn a_screen_of_2000_genes_is_tested_from_two_posts() {
+    let (upstream, client) = setup().await;
+    mount_set4(&upstream).await;
+    let mut genes: Vec<String> = SET4.iter().map(|s| (*s).to_owned()).collect();
+    genes.extend((4..2000).map(|i| format!("GENE{i}")));
+
+    let page = client
+        .call_ok("string_get_enrichment", json!({"identifiers": genes}))
+        .await;
+
+    assert_eq!(request_count(&upstream).await, 2);
+    let resolve = &requests_to(&upstream, "get_string_ids").await[0];
+    assert_eq!(identifiers_of(resolve).len(), 2000);
+    let sent = &requests_to(&upstream, "enrichment").await[0];
+    assert_eq!(identifiers_of(sent), SET4_IDS);
+    // The first 50 are listed; the count covers them all.
+    assert_eq!(page["unresolved"].as_array().unwrap().len(), 50);
+    assert_eq!(page["unresolved_count"], 1996);
+    assert_eq!(page["pagination"]["total_count"], 111);
+    assert!(serde_json::to_vec(&page).unwrap().len() <= 10 * 1024);
+    client.close().await;
+}
