@@ -15,7 +15,7 @@ use lifesciences_core::{
 use serde::Serialize;
 
 use crate::models::{
-    EbiSearchResult, LookupBatch, LookupObject, SpeciesList, XrefEntry, XrefSymbolHit,
+    EbiSearchResult, LookupBatch, LookupObject, SpeciesList, VepResult, XrefEntry, XrefSymbolHit,
 };
 
 /// Largest `POST /lookup/id` body Ensembl accepts (its `max_post_size`, 1000 IDs:
@@ -82,6 +82,41 @@ fn is_unknown_id(error: &ApiError) -> bool {
 #[derive(Serialize)]
 struct LookupIds<'a> {
     ids: &'a [String],
+}
+
+/// Largest VEP POST body: 200 variants (<https://rest.ensembl.org/documentation/info/vep_id_post>).
+pub(crate) const MAX_VEP_BATCH: usize = 200;
+
+/// The VEP options every request carries: canonical and MANE flags (the compact answer
+/// keeps those transcripts), HGVS names, exon and intron numbers, the variant class and
+/// protein IDs.
+const VEP_FLAGS: [(&str, &str); 6] = [
+    ("canonical", "1"),
+    ("mane", "1"),
+    ("hgvs", "1"),
+    ("numbers", "1"),
+    ("variant_class", "1"),
+    ("protein", "1"),
+];
+
+/// The three VEP POST forms, by what the variants are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum VepForm {
+    /// rsIDs and other variant names: `POST vep/:species/id` `{"ids": […]}`.
+    Id,
+    /// HGVS notations: `POST vep/:species/hgvs` `{"hgvs_notations": […]}`.
+    Hgvs,
+    /// VCF-like lines `chrom pos id ref alt . . .`: `POST vep/:species/region`
+    /// `{"variants": […]}`.
+    Region,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum VepBody<'a> {
+    Ids { ids: &'a [String] },
+    Hgvs { hgvs_notations: &'a [String] },
+    Variants { variants: &'a [String] },
 }
 
 impl EnsemblClient {
@@ -160,6 +195,51 @@ impl EnsemblClient {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// One VEP POST of up to [`MAX_VEP_BATCH`] variants of one form. `refseq` asks for
+    /// RefSeq transcripts (needed to read `NM_…` HGVS). VEP answers the variants it could
+    /// place and leaves the others out.
+    pub(crate) async fn vep_post(
+        &self,
+        species: &str,
+        form: VepForm,
+        variants: &[String],
+        refseq: bool,
+    ) -> Result<Vec<VepResult>, ApiError> {
+        let (segment, body) = match form {
+            VepForm::Id => ("id", VepBody::Ids { ids: variants }),
+            VepForm::Hgvs => (
+                "hgvs",
+                VepBody::Hgvs {
+                    hgvs_notations: variants,
+                },
+            ),
+            VepForm::Region => ("region", VepBody::Variants { variants }),
+        };
+        let path = format!("vep/{}/{segment}", encode_path_segment(species)?);
+        let mut query = VEP_FLAGS.to_vec();
+        if refseq {
+            query.push(("refseq", "1"));
+        }
+        self.http.post_json_query(&path, &query, &body).await
+    }
+
+    /// `GET vep/:species/region/:region/:allele` for one variant given by place and
+    /// allele (`16:89279135-89279135`, `C`).
+    pub(crate) async fn vep_region(
+        &self,
+        species: &str,
+        region: &str,
+        allele: &str,
+    ) -> Result<Vec<VepResult>, ApiError> {
+        let path = format!(
+            "vep/{}/region/{}/{}",
+            encode_path_segment(species)?,
+            encode_path_segment(region)?,
+            encode_path_segment(allele)?
+        );
+        self.http.get_json(&path, &VEP_FLAGS).await
     }
 
     /// `GET info/species`: the species of Ensembl (vertebrates). Cached by core like any

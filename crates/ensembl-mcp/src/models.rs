@@ -137,6 +137,113 @@ pub(crate) struct EbiGeneFields {
 }
 
 // ---------------------------------------------------------------------------------------
+// Variant Effect Predictor
+
+/// One element of a VEP answer (`GET vep/:species/region|id|hgvs/…` and their POST forms
+/// answer a JSON array, one element per variant placed). Fields as recorded in
+/// `tests/fixtures/vep_*` (2023 and 2024 production answers).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct VepResult {
+    /// The variant as sent: an rsID, an HGVS string, or the region line VEP built.
+    #[serde(default, deserialize_with = "opt_string")]
+    pub input: Option<String>,
+    /// VEP's name of the variant (the rsID, the HGVS, or `16_89279135_G/C`).
+    #[serde(default, deserialize_with = "opt_string")]
+    pub id: Option<String>,
+    #[serde(default, deserialize_with = "opt_string")]
+    pub seq_region_name: Option<String>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub start: Option<i64>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub end: Option<i64>,
+    /// `G/C`, `TTTTT/-`, `-/A`.
+    #[serde(default)]
+    pub allele_string: Option<String>,
+    #[serde(default)]
+    pub assembly_name: Option<String>,
+    #[serde(default)]
+    pub most_severe_consequence: Option<String>,
+    /// With `variant_class=1`: `SNV`, `insertion`, `deletion`…
+    #[serde(default)]
+    pub variant_class: Option<String>,
+    #[serde(default)]
+    pub colocated_variants: Vec<VepColocated>,
+    #[serde(default)]
+    pub transcript_consequences: Vec<VepTranscript>,
+    /// Only counted.
+    #[serde(default)]
+    pub regulatory_feature_consequences: Vec<serde_json::Value>,
+}
+
+/// A known variant at the same place (`colocated_variants[]`).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct VepColocated {
+    /// `rs…`, `COSV…`, an HGMD `CM…`.
+    #[serde(default, deserialize_with = "opt_string")]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub minor_allele: Option<String>,
+    #[serde(default, deserialize_with = "opt_f64")]
+    pub minor_allele_freq: Option<f64>,
+    /// ClinVar significances, e.g. `pathogenic`.
+    #[serde(default, deserialize_with = "strings")]
+    pub clin_sig: Vec<String>,
+}
+
+/// One `transcript_consequences[]` element.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct VepTranscript {
+    #[serde(default, deserialize_with = "opt_string")]
+    pub transcript_id: Option<String>,
+    /// An Ensembl gene ID, or an NCBI Gene ID with `refseq=1` (`"4160"`).
+    #[serde(default, deserialize_with = "opt_string")]
+    pub gene_id: Option<String>,
+    #[serde(default)]
+    pub gene_symbol: Option<String>,
+    #[serde(default)]
+    pub biotype: Option<String>,
+    /// `HIGH`, `MODERATE`, `LOW`, `MODIFIER`.
+    #[serde(default)]
+    pub impact: Option<String>,
+    #[serde(default, deserialize_with = "strings")]
+    pub consequence_terms: Vec<String>,
+    /// With `canonical=1`: 1 on the canonical transcript.
+    #[serde(default, deserialize_with = "opt_flag")]
+    pub canonical: Option<bool>,
+    /// With `mane=1`: the MANE Select transcript (`ENST00000357033.9`).
+    #[serde(default)]
+    pub mane_select: Option<String>,
+    #[serde(default)]
+    pub mane_plus_clinical: Option<String>,
+    #[serde(default)]
+    pub hgvsc: Option<String>,
+    #[serde(default)]
+    pub hgvsp: Option<String>,
+    /// `S/G`; one letter when the protein is unchanged.
+    #[serde(default)]
+    pub amino_acids: Option<String>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub protein_start: Option<i64>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub protein_end: Option<i64>,
+    /// With `numbers=1`: `"69/79"`.
+    #[serde(default, deserialize_with = "opt_string")]
+    pub exon: Option<String>,
+    #[serde(default, deserialize_with = "opt_string")]
+    pub intron: Option<String>,
+    #[serde(default)]
+    pub sift_prediction: Option<String>,
+    #[serde(default, deserialize_with = "opt_f64")]
+    pub sift_score: Option<f64>,
+    #[serde(default)]
+    pub polyphen_prediction: Option<String>,
+    #[serde(default, deserialize_with = "opt_f64")]
+    pub polyphen_score: Option<f64>,
+    #[serde(default, deserialize_with = "opt_string")]
+    pub protein_id: Option<String>,
+}
+
+// ---------------------------------------------------------------------------------------
 // Tolerant scalars
 
 #[derive(Deserialize)]
@@ -172,6 +279,15 @@ impl Scalar {
 /// rather than failing the whole response.
 fn opt_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
     Ok(Option::<Scalar>::deserialize(d)?.and_then(|s| s.as_i64()))
+}
+
+fn opt_f64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    Ok(match Option::<Scalar>::deserialize(d)? {
+        Some(Scalar::Int(i)) => Some(i as f64),
+        Some(Scalar::Float(f)) => Some(f),
+        Some(Scalar::Text(s)) => s.trim().parse().ok(),
+        _ => None,
+    })
 }
 
 fn opt_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
@@ -229,6 +345,13 @@ impl Row for LookupObject {
 impl Answer for LookupObject {
     fn unusable(&self) -> Option<String> {
         (!self.usable()).then(|| "an object with no species, region or start".to_owned())
+    }
+}
+
+/// A VEP element names its input or the variant, and its consequence.
+impl Row for VepResult {
+    fn usable(&self) -> bool {
+        (self.input.is_some() || self.id.is_some()) && self.most_severe_consequence.is_some()
     }
 }
 

@@ -33,6 +33,9 @@ impl McpServer for EnsemblServer {
     }
 
     fn router() -> ToolRouter<Self> {
-        Self::search_genes_router() + Self::get_gene_router() + Self::get_transcript_router()
+        Self::search_genes_router()
+            + Self::get_gene_router()
+            + Self::get_transcript_router()
+            + Self::predict_variant_effect_router()
     }
 }

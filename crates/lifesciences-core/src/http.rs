@@ -163,6 +163,17 @@ impl HttpClient {
         path: &str,
         body: &B,
     ) -> Result<T, ApiError> {
+        self.post_json_query(path, &[], body).await
+    }
+
+    /// [`post_json`](Self::post_json) with a query string (options an endpoint reads
+    /// from the URL, such as VEP's flags).
+    pub async fn post_json_query<T: Answer, B: Serialize + ?Sized>(
+        &self,
+        path: &str,
+        query: &[(&str, &str)],
+        body: &B,
+    ) -> Result<T, ApiError> {
         let bytes = serde_json::to_vec(body).map_err(|e| ApiError::Upstream {
             upstream: self.inner.config.name().to_owned(),
             failure: UpstreamFailure::Transport {
@@ -170,7 +181,7 @@ impl HttpClient {
             },
             attempts: 0,
         })?;
-        let prepared = self.prepare(Method::POST, path, &[], JSON, Some((JSON, bytes.into())))?;
+        let prepared = self.prepare(Method::POST, path, query, JSON, Some((JSON, bytes.into())))?;
         self.fetch_json(prepared).await
     }
 

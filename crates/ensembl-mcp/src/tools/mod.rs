@@ -2,6 +2,7 @@
 
 pub(crate) mod get_gene;
 pub(crate) mod get_transcript;
+pub(crate) mod predict_variant_effect;
 pub(crate) mod search_genes;
 
 use lifesciences_core::ApiError;

@@ -17,6 +17,10 @@ async fn every_tool_answers_every_upstream_fault() {
             ),
             ("ensembl_search_genes", json!({"query": "BRCA1"})),
             (
+                "ensembl_predict_variant_effect",
+                json!({"variants": ["rs699", "16:89279135-89279135/C"]}),
+            ),
+            (
                 "ensembl_search_genes",
                 json!({"query": "tumor protein", "species": "mouse"}),
             ),

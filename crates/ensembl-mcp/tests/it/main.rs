@@ -15,3 +15,4 @@ mod politeness;
 mod search;
 mod strict_clients;
 mod support;
+mod vep;

@@ -41,6 +41,12 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
             ErrorCode::UnresolvedEntity,
         ),
         (
+            "ensembl_predict_variant_effect",
+            json!({"variants": ["rs186950277", "X:31180437:C:T", "not a variant"]}),
+            json!({"variants": []}),
+            ErrorCode::InvalidInput,
+        ),
+        (
             "ensembl_search_genes",
             json!({"query": "BRCA1"}),
             json!({"query": "tumor protein"}),

@@ -161,6 +161,7 @@ impl Upstream {
     }
 
     async fn mount_fixtures(&self) {
+        mount_vep(self).await;
         let m = &self.mock;
         for id in [
             "ENSG00000133703",
@@ -251,4 +252,39 @@ impl Upstream {
             .mount(m)
             .await;
     }
+}
+
+/// The VEP routes: the three POST forms (with the flags every request carries) and one
+/// place-and-allele GET, answered by the `vep_*` fixtures.
+pub(crate) async fn mount_vep(upstream: &Upstream) {
+    let m = &upstream.mock;
+    for (route, name) in [
+        (
+            "/ensembl/vep/homo_sapiens/id",
+            "vep_id__rs186950277__testdb.json",
+        ),
+        (
+            "/ensembl/vep/homo_sapiens/hgvs",
+            "vep_hgvs__NM_005912.3_c.253A-G.json",
+        ),
+        (
+            "/ensembl/vep/homo_sapiens/region",
+            "vep_region__X_31180437_C_T.json",
+        ),
+    ] {
+        Mock::given(method("POST"))
+            .and(path(route))
+            .and(query_param("canonical", "1"))
+            .and(query_param("mane", "1"))
+            .respond_with(fixture(name))
+            .mount(m)
+            .await;
+    }
+    Mock::given(method("GET"))
+        .and(path(
+            "/ensembl/vep/homo_sapiens/region/16%3A89279135-89279135/C",
+        ))
+        .respond_with(fixture("vep_region__16_89279135_C.json"))
+        .mount(m)
+        .await;
 }

@@ -1,0 +1,654 @@
+//! `ensembl_predict_variant_effect`: Ensembl's Variant Effect Predictor for 1–200
+//! variants written any common way. Variants are sorted by form and sent in the fewest
+//! requests: one `POST vep/:species/id` for rsIDs, one `POST vep/:species/hgvs` for
+//! Ensembl or genomic HGVS, another with `refseq=1` for RefSeq HGVS (`NM_…`), one
+//! `POST vep/:species/region` for `chr:pos:ref:alt`; a variant given as place and allele
+//! (`16:89279135-89279135/C`) is a `GET vep/:species/region/…` of its own. A variant VEP
+//! cannot read or place is reported in its item, not as a failed call.
+//!
+//! Compact by default: per variant the canonical and MANE transcripts only (VEP lists
+//! every overlapping transcript: 25 for one DMD variant in the recordings).
+
+use futures::future::join_all;
+use lifesciences_core::rmcp::schemars::{self, JsonSchema};
+use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::{ApiError, Parameters};
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::client::{MAX_VEP_BATCH, VepForm};
+use crate::models::{VepColocated, VepResult, VepTranscript};
+use crate::server::EnsemblServer;
+use crate::species;
+
+/// Most known variants listed per variant (COSMIC and HGMD records pile up).
+const MAX_KNOWN: usize = 10;
+/// Most transcripts listed per variant with `all_transcripts`.
+const MAX_TRANSCRIPTS: usize = 100;
+/// Most transcripts shown when none is canonical or MANE.
+const FALLBACK_TRANSCRIPTS: usize = 3;
+
+/// Arguments of `ensembl_predict_variant_effect`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PredictArgs {
+    /// 1–200 variants: rsIDs, HGVS (genomic, Ensembl or RefSeq transcript),
+    /// `chr:pos:ref:alt`, or `chr:start-end/allele`.
+    #[serde(deserialize_with = "one_or_many")]
+    #[schemars(with = "Vec<String>")]
+    #[schemars(length(min = 1, max = 200))]
+    pub variants: Vec<String>,
+    /// Species name or alias, e.g. `human`, `mus_musculus`.
+    #[serde(default)]
+    #[schemars(extend("default" = "homo_sapiens"))]
+    pub species: Option<String>,
+    /// Every transcript, not only canonical and MANE ones.
+    #[serde(default)]
+    #[schemars(extend("default" = false))]
+    pub all_transcripts: bool,
+}
+
+/// A list of strings, or one string of comma- or line-separated items.
+pub(crate) fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        Many(Vec<String>),
+        One(String),
+    }
+    Ok(match Option::<OneOrMany>::deserialize(d)? {
+        Some(OneOrMany::Many(list)) => list,
+        Some(OneOrMany::One(text)) => text.split([',', '\n']).map(str::to_owned).collect(),
+        None => Vec::new(),
+    })
+}
+
+/// A known variant at the same place.
+#[serde_with::skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct KnownVariant {
+    /// rsID, COSMIC or HGMD ID.
+    pub id: String,
+    /// The minor allele (1000 Genomes).
+    pub minor_allele: Option<String>,
+    /// Its global frequency, 0–0.5.
+    pub minor_allele_freq: Option<f64>,
+    /// ClinVar significances, e.g. `pathogenic`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clinical_significance: Vec<String>,
+}
+
+/// The variant's effect on one transcript.
+#[serde_with::skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct TranscriptEffect {
+    /// Ensembl (`ENST…`) or RefSeq (`NM_…`) transcript.
+    pub transcript_id: String,
+    /// Ensembl gene ID, or NCBI Gene ID for RefSeq transcripts.
+    pub gene_id: Option<String>,
+    pub gene_symbol: Option<String>,
+    pub biotype: Option<String>,
+    /// Sequence Ontology terms, e.g. `missense_variant`.
+    pub consequences: Vec<String>,
+    /// `HIGH`, `MODERATE`, `LOW` or `MODIFIER`.
+    pub impact: Option<String>,
+    /// True on the gene's canonical transcript.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub canonical: bool,
+    /// The MANE Select transcript this one is (`ENST….9`).
+    pub mane_select: Option<String>,
+    pub hgvsc: Option<String>,
+    pub hgvsp: Option<String>,
+    /// The protein (`ENSP…`, `NP_…`): pass it to ensembl_get_sequence.
+    pub protein_id: Option<String>,
+    /// Protein change, e.g. `S85G`.
+    pub protein_change: Option<String>,
+    /// `exon/exons`, e.g. `69/79`.
+    pub exon: Option<String>,
+    /// `intron/introns`.
+    pub intron: Option<String>,
+    /// SIFT prediction (score), e.g. `deleterious (0.01)`.
+    pub sift: Option<String>,
+    /// PolyPhen prediction (score).
+    pub polyphen: Option<String>,
+}
+
+/// VEP's answer for one variant, or why there is none.
+#[serde_with::skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct VariantEffect {
+    /// The variant as given.
+    pub input: String,
+    /// VEP's name of it.
+    pub id: Option<String>,
+    /// `chr:start-end` on `assembly`.
+    pub location: Option<String>,
+    pub assembly: Option<String>,
+    /// Reference/alternative alleles, e.g. `A/G`.
+    pub allele_string: Option<String>,
+    /// `SNV`, `insertion`, `deletion`…
+    pub variant_class: Option<String>,
+    pub most_severe_consequence: Option<String>,
+    /// Known variants at the place (the first 10).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known_variants: Vec<KnownVariant>,
+    /// Canonical and MANE transcripts (every one with `all_transcripts`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transcripts: Vec<TranscriptEffect>,
+    /// Transcripts VEP reported; `transcripts` shows some.
+    pub transcript_count: Option<usize>,
+    /// Regulatory features hit.
+    pub regulatory_feature_count: Option<usize>,
+    /// Why VEP gave nothing for this variant.
+    pub error: Option<String>,
+}
+
+/// The effects of a list of variants.
+#[serde_with::skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct VariantEffects {
+    /// Ensembl species, e.g. `homo_sapiens`.
+    pub species: String,
+    /// One item per variant, in input order.
+    pub variants: Vec<VariantEffect>,
+    /// Variants with an `error`.
+    pub failed: usize,
+    /// What the result leaves out, and why.
+    pub note: Option<String>,
+}
+
+/// How a variant is sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Request {
+    /// In a POST batch of `form` as `text` (refseq: RefSeq HGVS).
+    Batch {
+        form: VepForm,
+        refseq: bool,
+        text: String,
+    },
+    /// A GET of its own.
+    Place { region: String, allele: String },
+}
+
+fn is_chromosome(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 40
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.'))
+}
+
+fn strip_chr(s: &str) -> &str {
+    s.strip_prefix("chr")
+        .or_else(|| s.strip_prefix("Chr"))
+        .or_else(|| s.strip_prefix("CHR"))
+        .filter(|rest| !rest.is_empty())
+        .unwrap_or(s)
+}
+
+fn is_alleles(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| "ACGTNacgtn".contains(c))
+}
+
+/// How `raw` is sent, or why it cannot be.
+fn classify(raw: &str) -> Result<Request, String> {
+    let text = raw.trim();
+    let batch = |form, refseq, text: String| Request::Batch { form, refseq, text };
+    if let Some(digits) = text
+        .strip_prefix("rs")
+        .or_else(|| text.strip_prefix("RS"))
+        .or_else(|| text.strip_prefix("Rs"))
+        && !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit())
+    {
+        return Ok(batch(VepForm::Id, false, format!("rs{digits}")));
+    }
+    if let Some((reference, change)) = text.split_once(':')
+        && [".c", ".g", ".n", ".p", ".m", ".r"]
+            .iter()
+            .any(|kind| format!(".{change}").starts_with(&format!("{kind}.")))
+    {
+        let upper = reference.to_ascii_uppercase();
+        let refseq = ["NM_", "NR_", "NP_", "XM_", "XR_", "XP_"]
+            .iter()
+            .any(|p| upper.starts_with(p));
+        return Ok(batch(VepForm::Hgvs, refseq, text.to_owned()));
+    }
+    if let Some((place, allele)) = text.rsplit_once('/') {
+        let allele = allele.trim();
+        let parts: Vec<&str> = place.trim().split(':').collect();
+        let (chromosome, span, strand) = match parts.as_slice() {
+            [c, span] => (*c, *span, None),
+            [c, span, strand] if matches!(*strand, "1" | "-1") => (*c, *span, Some(*strand)),
+            _ => return Err(not_a_variant()),
+        };
+        let chromosome = strip_chr(chromosome.trim());
+        let (start, end) = span.split_once('-').unwrap_or((span, span));
+        let numbers = [start, end].map(|n| n.trim().parse::<u64>().ok());
+        let [Some(start), Some(end)] = numbers else {
+            return Err(not_a_variant());
+        };
+        if !is_chromosome(chromosome) || !(is_alleles(allele) || allele == "-") {
+            return Err(not_a_variant());
+        }
+        let region = match strand {
+            Some(s) => format!("{chromosome}:{start}-{end}:{s}"),
+            None => format!("{chromosome}:{start}-{end}"),
+        };
+        return Ok(Request::Place {
+            region,
+            allele: allele.to_ascii_uppercase(),
+        });
+    }
+    let parts: Vec<&str> = text.split([':', '-']).map(str::trim).collect();
+    if let [chromosome, position, reference, alternative] = parts.as_slice()
+        && is_chromosome(strip_chr(chromosome))
+        && position.parse::<u64>().is_ok_and(|p| p > 0)
+        && is_alleles(reference)
+        && is_alleles(alternative)
+    {
+        let line = format!(
+            "{} {position} . {} {} . . .",
+            strip_chr(chromosome),
+            reference.to_ascii_uppercase(),
+            alternative.to_ascii_uppercase()
+        );
+        return Ok(batch(VepForm::Region, false, line));
+    }
+    Err(not_a_variant())
+}
+
+fn not_a_variant() -> String {
+    "Not a variant form VEP takes: use an rsID (rs699), HGVS (ENST00000366667.6:c.803T>C, \
+     NM_005912.3:c.253A>G, 17:g.7676154G>A), chr:pos:ref:alt (17:7676154:G:A) or \
+     chr:start-end/allele (16:89279135-89279135/C)."
+        .to_owned()
+}
+
+/// Ensembl's words from an error body (`{"error": "…"}`, or text), shortened.
+fn upstream_words(e: &ApiError) -> String {
+    let body = e.upstream_body().unwrap_or("").trim();
+    let words = serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v.get("error").and_then(|m| m.as_str()).map(str::to_owned))
+        .unwrap_or_else(|| body.to_owned());
+    let words: String = words.chars().take(200).collect();
+    if words.is_empty() {
+        "VEP refused it".to_owned()
+    } else {
+        format!("VEP refused it: {words}")
+    }
+}
+
+fn known(colocated: &VepColocated) -> Option<KnownVariant> {
+    Some(KnownVariant {
+        id: colocated.id.clone()?,
+        minor_allele: colocated.minor_allele.clone(),
+        minor_allele_freq: colocated.minor_allele_freq,
+        clinical_significance: colocated.clin_sig.clone(),
+    })
+}
+
+fn prediction(label: Option<&String>, score: Option<f64>) -> Option<String> {
+    match (label, score) {
+        (Some(l), Some(s)) => Some(format!("{l} ({s})")),
+        (Some(l), None) => Some(l.clone()),
+        (None, Some(s)) => Some(s.to_string()),
+        (None, None) => None,
+    }
+}
+
+fn protein_change(t: &VepTranscript) -> Option<String> {
+    let (from, to) = t.amino_acids.as_deref()?.split_once('/')?;
+    let start = t.protein_start?;
+    let place = match t.protein_end {
+        Some(end) if end != start => format!("{start}_{end}"),
+        _ => start.to_string(),
+    };
+    Some(format!("{from}{place}{to}"))
+}
+
+fn transcript(t: &VepTranscript) -> Option<TranscriptEffect> {
+    Some(TranscriptEffect {
+        transcript_id: t.transcript_id.clone()?,
+        gene_id: t.gene_id.clone(),
+        gene_symbol: t.gene_symbol.clone(),
+        biotype: t.biotype.clone(),
+        consequences: t.consequence_terms.clone(),
+        impact: t.impact.clone(),
+        canonical: t.canonical == Some(true),
+        mane_select: t.mane_select.clone(),
+        hgvsc: t.hgvsc.clone(),
+        hgvsp: t.hgvsp.clone(),
+        protein_id: t.protein_id.clone(),
+        protein_change: protein_change(t),
+        exon: t.exon.clone(),
+        intron: t.intron.clone(),
+        sift: prediction(t.sift_prediction.as_ref(), t.sift_score),
+        polyphen: prediction(t.polyphen_prediction.as_ref(), t.polyphen_score),
+    })
+}
+
+/// The item for `input` from VEP's element.
+fn effect(input: &str, r: &VepResult, all: bool) -> VariantEffect {
+    let every: Vec<TranscriptEffect> = r
+        .transcript_consequences
+        .iter()
+        .filter_map(transcript)
+        .collect();
+    let shown: Vec<TranscriptEffect> = if all {
+        every.iter().take(MAX_TRANSCRIPTS).cloned().collect()
+    } else {
+        let flagged: Vec<TranscriptEffect> = r
+            .transcript_consequences
+            .iter()
+            .filter(|t| {
+                t.canonical == Some(true)
+                    || t.mane_select.is_some()
+                    || t.mane_plus_clinical.is_some()
+            })
+            .filter_map(transcript)
+            .collect();
+        if flagged.is_empty() {
+            let worst = r.most_severe_consequence.as_deref().unwrap_or("");
+            every
+                .iter()
+                .filter(|t| t.consequences.iter().any(|c| c == worst))
+                .take(FALLBACK_TRANSCRIPTS)
+                .cloned()
+                .collect()
+        } else {
+            flagged
+        }
+    };
+    let location = match (&r.seq_region_name, r.start, r.end) {
+        (Some(c), Some(s), Some(e)) => Some(format!("{c}:{s}-{e}")),
+        _ => None,
+    };
+    VariantEffect {
+        input: input.to_owned(),
+        id: r.id.clone(),
+        location,
+        assembly: r.assembly_name.clone(),
+        allele_string: r.allele_string.clone(),
+        variant_class: r.variant_class.clone(),
+        most_severe_consequence: r.most_severe_consequence.clone(),
+        known_variants: r
+            .colocated_variants
+            .iter()
+            .filter_map(known)
+            .take(MAX_KNOWN)
+            .collect(),
+        transcripts: shown,
+        transcript_count: (!every.is_empty()).then_some(every.len()),
+        regulatory_feature_count: (!r.regulatory_feature_consequences.is_empty())
+            .then_some(r.regulatory_feature_consequences.len()),
+        error: None,
+    }
+}
+
+fn failure(input: &str, why: String) -> VariantEffect {
+    VariantEffect {
+        input: input.to_owned(),
+        id: None,
+        location: None,
+        assembly: None,
+        allele_string: None,
+        variant_class: None,
+        most_severe_consequence: None,
+        known_variants: Vec::new(),
+        transcripts: Vec::new(),
+        transcript_count: None,
+        regulatory_feature_count: None,
+        error: Some(why),
+    }
+}
+
+/// Pair a batch's answers with its variants: by `input` as echoed, else (VEP rewrote the
+/// line) in order among the unmatched, when the counts agree.
+fn pair<'a>(sent: &[String], answers: &'a [VepResult]) -> Vec<Option<&'a VepResult>> {
+    let mut out: Vec<Option<&VepResult>> = vec![None; sent.len()];
+    let mut used = vec![false; answers.len()];
+    for (i, text) in sent.iter().enumerate() {
+        if let Some(j) = answers.iter().enumerate().position(|(j, a)| {
+            !used[j] && (a.input.as_deref().map(str::trim) == Some(text.as_str()))
+        }) {
+            out[i] = Some(&answers[j]);
+            used[j] = true;
+        }
+    }
+    let left: Vec<usize> = (0..answers.len()).filter(|j| !used[*j]).collect();
+    let open: Vec<usize> = (0..sent.len()).filter(|i| out[*i].is_none()).collect();
+    if left.len() == open.len() {
+        for (i, j) in open.into_iter().zip(left) {
+            out[i] = Some(&answers[j]);
+        }
+    }
+    out
+}
+
+/// A 400 about the species is the caller's error, not one variant's.
+fn species_refused(e: &ApiError, species: &str) -> Option<ApiError> {
+    let body = e.upstream_body()?.to_ascii_lowercase();
+    (e.upstream_status() == Some(400) && body.contains("species")).then(|| {
+        ApiError::invalid_input(
+            format!("Ensembl does not know the species '{species}'."),
+            "Pass an Ensembl species name or alias such as 'human', 'homo_sapiens' or \
+             'mus_musculus'.",
+            species,
+        )
+    })
+}
+
+#[tool_router(router = predict_variant_effect_router, vis = "pub(crate)")]
+impl EnsemblServer {
+    /// Predict what variants do (Ensembl VEP): per variant its location, alleles, most
+    /// severe consequence, known variants there (rsID, minor allele frequency, ClinVar
+    /// significance) and the effect on canonical and MANE transcripts (consequence,
+    /// impact, HGVS, protein change, exon, SIFT, PolyPhen). Up to 200 variants in one
+    /// call; one that cannot be read is reported in its item. Example: `{"variants":
+    /// ["rs699", "NM_005912.3:c.253A>G", "17:7676154:G:A"]}`.
+    #[tool(
+        title = "Predict variant effects (VEP)",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
+    )]
+    pub(crate) async fn ensembl_predict_variant_effect(
+        &self,
+        Parameters(args): Parameters<PredictArgs>,
+    ) -> Result<Json<VariantEffects>, ApiError> {
+        let args = args?;
+        let mut inputs: Vec<String> = Vec::new();
+        for v in args
+            .variants
+            .iter()
+            .map(|v| v.trim())
+            .filter(|v| !v.is_empty())
+        {
+            if !inputs.iter().any(|seen| seen == v) {
+                inputs.push(v.to_owned());
+            }
+        }
+        if inputs.is_empty() || inputs.len() > MAX_VEP_BATCH {
+            return Err(ApiError::invalid_input(
+                format!(
+                    "Argument 'variants' holds {} variants; 1 to {MAX_VEP_BATCH} are accepted.",
+                    inputs.len()
+                ),
+                format!(
+                    "Pass 1 to {MAX_VEP_BATCH} variants, e.g. [\"rs699\"]; split a longer list."
+                ),
+                format!("{} variants", inputs.len()),
+            ));
+        }
+        let species = species::production_name(args.species.as_deref().unwrap_or("homo_sapiens"));
+        let requests: Vec<Result<Request, String>> = inputs.iter().map(|v| classify(v)).collect();
+
+        // The batches: (form, refseq) → the indices of their variants.
+        let mut batches: Vec<((VepForm, bool), Vec<usize>)> = Vec::new();
+        for (i, r) in requests.iter().enumerate() {
+            if let Ok(Request::Batch { form, refseq, .. }) = r {
+                match batches.iter_mut().find(|(k, _)| *k == (*form, *refseq)) {
+                    Some((_, members)) => members.push(i),
+                    None => batches.push(((*form, *refseq), vec![i])),
+                }
+            }
+        }
+        let text = |i: usize| match &requests[i] {
+            Ok(Request::Batch { text, .. }) => text.clone(),
+            _ => String::new(),
+        };
+        let posts = batches.iter().map(|((form, refseq), members)| {
+            let sent: Vec<String> = members.iter().map(|i| text(*i)).collect();
+            let species = species.clone();
+            async move {
+                let answer = self.ensembl.vep_post(&species, *form, &sent, *refseq).await;
+                (sent, answer)
+            }
+        });
+        let places = requests.iter().enumerate().filter_map(|(i, r)| match r {
+            Ok(Request::Place { region, allele }) => {
+                let species = species.clone();
+                Some(async move { (i, self.ensembl.vep_region(&species, region, allele).await) })
+            }
+            _ => None,
+        });
+        let (posted, placed) = tokio::join!(join_all(posts), join_all(places));
+
+        let mut items: Vec<Option<VariantEffect>> = vec![None; inputs.len()];
+        for (i, r) in requests.iter().enumerate() {
+            if let Err(why) = r {
+                items[i] = Some(failure(&inputs[i], why.clone()));
+            }
+        }
+        for (((_, members), (sent, answer)), _) in batches.iter().zip(posted).zip(0..) {
+            match answer {
+                Ok(answers) => {
+                    for (at, found) in members.iter().zip(pair(&sent, &answers)) {
+                        items[*at] = Some(match found {
+                            Some(r) => effect(&inputs[*at], r, args.all_transcripts),
+                            None => failure(
+                                &inputs[*at],
+                                "VEP could not read or place this variant (check the \
+                                 reference allele, the transcript version and the species)."
+                                    .to_owned(),
+                            ),
+                        });
+                    }
+                }
+                Err(e) if e.upstream_status() == Some(400) => {
+                    if let Some(refused) = species_refused(&e, &species) {
+                        return Err(refused);
+                    }
+                    for at in members {
+                        items[*at] = Some(failure(&inputs[*at], upstream_words(&e)));
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        for (at, answer) in placed {
+            items[at] = Some(match answer {
+                Ok(answers) => match answers.first() {
+                    Some(r) => effect(&inputs[at], r, args.all_transcripts),
+                    None => failure(&inputs[at], "VEP placed nothing here.".to_owned()),
+                },
+                Err(e) if e.upstream_status() == Some(400) => {
+                    if let Some(refused) = species_refused(&e, &species) {
+                        return Err(refused);
+                    }
+                    failure(&inputs[at], upstream_words(&e))
+                }
+                Err(e) => return Err(e),
+            });
+        }
+        let variants: Vec<VariantEffect> = items
+            .into_iter()
+            .zip(&inputs)
+            .map(|(item, input)| {
+                item.unwrap_or_else(|| failure(input, "No answer for this variant.".to_owned()))
+            })
+            .collect();
+        let failed = variants.iter().filter(|v| v.error.is_some()).count();
+        let note = (!args.all_transcripts
+            && variants
+                .iter()
+                .any(|v| v.transcript_count.unwrap_or(0) > v.transcripts.len()))
+        .then(|| {
+            "Canonical and MANE transcripts only; pass all_transcripts: true for every one."
+                .to_owned()
+        });
+        Ok(Json(VariantEffects {
+            species,
+            variants,
+            failed,
+            note,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_common_form_is_sent_the_right_way() {
+        let batch = |form, refseq, text: &str| {
+            Ok(Request::Batch {
+                form,
+                refseq,
+                text: text.to_owned(),
+            })
+        };
+        assert_eq!(classify(" RS699 "), batch(VepForm::Id, false, "rs699"));
+        assert_eq!(
+            classify("NM_005912.3:c.253A>G"),
+            batch(VepForm::Hgvs, true, "NM_005912.3:c.253A>G")
+        );
+        assert_eq!(
+            classify("ENST00000366667.6:c.803T>C"),
+            batch(VepForm::Hgvs, false, "ENST00000366667.6:c.803T>C")
+        );
+        assert_eq!(
+            classify("17:g.7676154G>A"),
+            batch(VepForm::Hgvs, false, "17:g.7676154G>A")
+        );
+        assert_eq!(
+            classify("chr17-7676154-g-a"),
+            batch(VepForm::Region, false, "17 7676154 . G A . . .")
+        );
+        assert_eq!(
+            classify("16:89279135-89279135/C"),
+            Ok(Request::Place {
+                region: "16:89279135-89279135".into(),
+                allele: "C".into()
+            })
+        );
+        assert_eq!(
+            classify("1:156114921:1/-"),
+            Ok(Request::Place {
+                region: "1:156114921-156114921:1".into(),
+                allele: "-".into()
+            })
+        );
+        for bad in ["TP53", "rs", "17:abc/C", "17:1:G:Z", "../x/C"] {
+            assert!(classify(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn answers_pair_by_input_then_by_order() {
+        let answer = |input: &str| VepResult {
+            input: Some(input.to_owned()),
+            most_severe_consequence: Some("x".into()),
+            ..VepResult::default()
+        };
+        let sent = vec!["rs1".to_owned(), "rs2".to_owned(), "rs3".to_owned()];
+        let answers = vec![answer("rs3"), answer("rs1")];
+        let paired: Vec<Option<&str>> = pair(&sent, &answers)
+            .into_iter()
+            .map(|a| a.and_then(|a| a.input.as_deref()))
+            .collect();
+        assert_eq!(paired, [Some("rs1"), None, Some("rs3")]);
+        let rewritten = vec![answer("17 7676154 7676154 G/A 1")];
+        let line = vec!["17 7676154 . G A . . .".to_owned()];
+        assert!(pair(&line, &rewritten)[0].is_some());
+    }
+}
