@@ -9,6 +9,9 @@
 //! Compact by default: per variant the canonical and MANE transcripts only (VEP lists
 //! every overlapping transcript: 25 for one DMD variant in the recordings).
 
+use std::future::Future;
+use std::pin::Pin;
+
 use futures::future::join_all;
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool, tool_router};
@@ -438,6 +441,55 @@ fn species_refused(e: &ApiError, species: &str) -> Option<ApiError> {
     })
 }
 
+/// What one variant of a batch came to: VEP's element, or why there is none.
+type Outcome = Result<VepResult, String>;
+
+impl EnsemblServer {
+    /// One POST batch, each variant's outcome in order. VEP leaves out variants it cannot
+    /// read when others succeed, and refuses the whole batch (400, with its first warning)
+    /// when none do, or at times when the first one is bad: a refused batch is split in
+    /// halves tried apart, so a bad variant fails alone (at most 2n − 1 requests for n).
+    fn vep_batch<'a>(
+        &'a self,
+        species: &'a str,
+        form: VepForm,
+        refseq: bool,
+        sent: &'a [String],
+    ) -> Pin<Box<dyn Future<Output = Result<Vec<Outcome>, ApiError>> + Send + 'a>> {
+        Box::pin(async move {
+            match self.ensembl.vep_post(species, form, sent, refseq).await {
+                Ok(answers) => Ok(pair(sent, &answers)
+                    .into_iter()
+                    .map(|found| {
+                        found.cloned().ok_or_else(|| {
+                            "VEP could not read or place this variant (check the reference \
+                             allele, the transcript version and the species)."
+                                .to_owned()
+                        })
+                    })
+                    .collect()),
+                Err(e) if e.upstream_status() == Some(400) => {
+                    if let Some(refused) = species_refused(&e, species) {
+                        return Err(refused);
+                    }
+                    if sent.len() == 1 {
+                        return Ok(vec![Err(upstream_words(&e))]);
+                    }
+                    let (left, right) = sent.split_at(sent.len() / 2);
+                    let (left, right) = tokio::join!(
+                        self.vep_batch(species, form, refseq, left),
+                        self.vep_batch(species, form, refseq, right)
+                    );
+                    let mut out = left?;
+                    out.extend(right?);
+                    Ok(out)
+                }
+                Err(e) => Err(e),
+            }
+        })
+    }
+}
+
 #[tool_router(router = predict_variant_effect_router, vis = "pub(crate)")]
 impl EnsemblServer {
     /// Predict what variants do (Ensembl VEP): per variant its location, alleles, most
@@ -497,11 +549,8 @@ impl EnsemblServer {
         };
         let posts = batches.iter().map(|((form, refseq), members)| {
             let sent: Vec<String> = members.iter().map(|i| text(*i)).collect();
-            let species = species.clone();
-            async move {
-                let answer = self.ensembl.vep_post(&species, *form, &sent, *refseq).await;
-                (sent, answer)
-            }
+            let species = species.as_str();
+            async move { self.vep_batch(species, *form, *refseq, &sent).await }
         });
         let places = requests.iter().enumerate().filter_map(|(i, r)| match r {
             Ok(Request::Place { region, allele }) => {
@@ -518,30 +567,12 @@ impl EnsemblServer {
                 items[i] = Some(failure(&inputs[i], why.clone()));
             }
         }
-        for (((_, members), (sent, answer)), _) in batches.iter().zip(posted).zip(0..) {
-            match answer {
-                Ok(answers) => {
-                    for (at, found) in members.iter().zip(pair(&sent, &answers)) {
-                        items[*at] = Some(match found {
-                            Some(r) => effect(&inputs[*at], r, args.all_transcripts),
-                            None => failure(
-                                &inputs[*at],
-                                "VEP could not read or place this variant (check the \
-                                 reference allele, the transcript version and the species)."
-                                    .to_owned(),
-                            ),
-                        });
-                    }
-                }
-                Err(e) if e.upstream_status() == Some(400) => {
-                    if let Some(refused) = species_refused(&e, &species) {
-                        return Err(refused);
-                    }
-                    for at in members {
-                        items[*at] = Some(failure(&inputs[*at], upstream_words(&e)));
-                    }
-                }
-                Err(e) => return Err(e),
+        for ((_, members), outcomes) in batches.iter().zip(posted) {
+            for (at, outcome) in members.iter().zip(outcomes?) {
+                items[*at] = Some(match outcome {
+                    Ok(r) => effect(&inputs[*at], &r, args.all_transcripts),
+                    Err(why) => failure(&inputs[*at], why),
+                });
             }
         }
         for (at, answer) in placed {

@@ -193,3 +193,58 @@ async fn an_unknown_species_or_too_many_variants_is_invalid_input() {
     assert_eq!(upstream.requests().await.len(), before);
     client.close().await;
 }
+
+/// VEP as reported when a batch holds an rsID it does not know: the whole POST is
+/// refused with that variant's warning (ensembl-rest issue 675); the others alone answer.
+struct RefusesBatchesWith(&'static str);
+
+impl wiremock::Respond for RefusesBatchesWith {
+    fn respond(&self, request: &wiremock::Request) -> ResponseTemplate {
+        let ids: Vec<String> = serde_json::from_slice::<Value>(&request.body).unwrap()["ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        if ids.iter().any(|id| id == self.0) {
+            return ResponseTemplate::new(400)
+                .set_body_json(json!({"error": format!("No variant found with ID '{}'", self.0)}));
+        }
+        let answers: Vec<Value> = ids
+            .iter()
+            .map(|id| json!({"input": id, "id": id, "most_severe_consequence": "intron_variant"}))
+            .collect();
+        ResponseTemplate::new(200).set_body_json(answers)
+    }
+}
+
+#[tokio::test]
+async fn one_unknown_rsid_that_fails_its_batch_is_split_out_and_fails_alone() {
+    let upstream = Upstream::empty().await;
+    Mock::given(method("POST"))
+        .respond_with(RefusesBatchesWith("rs1057517146"))
+        .mount(&upstream.mock)
+        .await;
+    let client = upstream.client().await;
+
+    let answer = client
+        .call_ok(
+            "ensembl_predict_variant_effect",
+            json!({"variants": ["rs1057517146", "rs75660264", "rs123"]}),
+        )
+        .await;
+
+    let items = answer["variants"].as_array().unwrap();
+    assert!(
+        items[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("No variant found")
+    );
+    assert_eq!(items[1]["most_severe_consequence"], "intron_variant");
+    assert_eq!(items[2]["most_severe_consequence"], "intron_variant");
+    assert_eq!(answer["failed"], 1);
+    // The batch, then its halves: [rs1057517146] and [rs75660264, rs123].
+    assert_eq!(upstream.requests().await.len(), 3);
+    client.close().await;
+}
