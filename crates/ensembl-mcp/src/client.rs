@@ -15,7 +15,8 @@ use lifesciences_core::{
 use serde::Serialize;
 
 use crate::models::{
-    EbiSearchResult, LookupBatch, LookupObject, SpeciesList, VepResult, XrefEntry, XrefSymbolHit,
+    EbiSearchResult, LookupBatch, LookupObject, SpeciesList, VariationRecord, VepResult, XrefEntry,
+    XrefSymbolHit,
 };
 
 /// Largest `POST /lookup/id` body Ensembl accepts (its `max_post_size`, 1000 IDs:
@@ -75,7 +76,9 @@ fn is_unknown_id(error: &ApiError) -> bool {
     error.upstream_status() == Some(400)
         && error.upstream_body().is_some_and(|body| {
             let body = body.to_ascii_lowercase();
-            body.contains("not found") || body.contains("no valid lookup found")
+            body.contains("not found")
+                || body.contains("no valid lookup found")
+                || body.contains("no object found")
         })
 }
 
@@ -240,6 +243,31 @@ impl EnsemblClient {
             encode_path_segment(allele)?
         );
         self.http.get_json(&path, &VEP_FLAGS).await
+    }
+
+    /// `GET variation/:species/:id` (with `phenotypes=1` when asked); `None` when Ensembl
+    /// does not know the variant (400 "rs… not found for human").
+    pub(crate) async fn variation(
+        &self,
+        species: &str,
+        id: &str,
+        phenotypes: bool,
+    ) -> Result<Option<VariationRecord>, ApiError> {
+        let path = format!(
+            "variation/{}/{}",
+            encode_path_segment(species)?,
+            encode_path_segment(id)?
+        );
+        let query: &[(&str, &str)] = if phenotypes {
+            &[("phenotypes", "1")]
+        } else {
+            &[]
+        };
+        match self.http.get_json(&path, query).await {
+            Ok(record) => Ok(Some(record)),
+            Err(e) if is_unknown_id(&e) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// `GET info/species`: the species of Ensembl (vertebrates). Cached by core like any

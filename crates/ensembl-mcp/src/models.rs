@@ -244,6 +244,76 @@ pub(crate) struct VepTranscript {
 }
 
 // ---------------------------------------------------------------------------------------
+// Variation
+
+/// `GET variation/:species/:id` (fields as the Ensembl REST source writes them:
+/// `lib/EnsEMBL/REST/Model/Variation.pm` in Ensembl/ensembl-rest).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct VariationRecord {
+    #[serde(default, deserialize_with = "opt_string")]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
+    /// `SNP`, `indel`, `somatic SNV`…
+    #[serde(default)]
+    pub var_class: Option<String>,
+    #[serde(default)]
+    pub mappings: Vec<VariationMapping>,
+    #[serde(default, rename = "MAF", deserialize_with = "opt_f64")]
+    pub maf: Option<f64>,
+    #[serde(default)]
+    pub minor_allele: Option<String>,
+    #[serde(default)]
+    pub ambiguity: Option<String>,
+    #[serde(default, deserialize_with = "strings")]
+    pub synonyms: Vec<String>,
+    #[serde(default, deserialize_with = "strings")]
+    pub evidence: Vec<String>,
+    #[serde(default, deserialize_with = "strings")]
+    pub clinical_significance: Vec<String>,
+    #[serde(default)]
+    pub most_severe_consequence: Option<String>,
+    /// With `phenotypes=1`.
+    #[serde(default)]
+    pub phenotypes: Vec<VariationPhenotype>,
+}
+
+/// One place of a variant (`mappings[]`).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct VariationMapping {
+    /// `chr:start-end`.
+    #[serde(default)]
+    pub location: Option<String>,
+    #[serde(default)]
+    pub assembly_name: Option<String>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub strand: Option<i64>,
+    #[serde(default)]
+    pub allele_string: Option<String>,
+    #[serde(default)]
+    pub ancestral_allele: Option<String>,
+}
+
+/// One `phenotypes[]` element.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct VariationPhenotype {
+    #[serde(default, rename = "trait")]
+    pub trait_name: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default, deserialize_with = "opt_string")]
+    pub study: Option<String>,
+    #[serde(default, deserialize_with = "opt_string")]
+    pub genes: Option<String>,
+    #[serde(default)]
+    pub risk_allele: Option<String>,
+    #[serde(default, deserialize_with = "opt_f64")]
+    pub pvalue: Option<f64>,
+    #[serde(default, deserialize_with = "strings")]
+    pub ontology_accessions: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------------
 // Tolerant scalars
 
 #[derive(Deserialize)]
@@ -352,6 +422,14 @@ impl Answer for LookupObject {
 impl Row for VepResult {
     fn usable(&self) -> bool {
         (self.input.is_some() || self.id.is_some()) && self.most_severe_consequence.is_some()
+    }
+}
+
+/// A variant record has its name or a place.
+impl Answer for VariationRecord {
+    fn unusable(&self) -> Option<String> {
+        (self.name.is_none() && self.mappings.is_empty())
+            .then(|| "a variant with no name and no mapping".to_owned())
     }
 }
 

@@ -37,5 +37,6 @@ impl McpServer for EnsemblServer {
             + Self::get_gene_router()
             + Self::get_transcript_router()
             + Self::predict_variant_effect_router()
+            + Self::get_variant_router()
     }
 }

@@ -2,6 +2,7 @@
 
 pub(crate) mod get_gene;
 pub(crate) mod get_transcript;
+pub(crate) mod get_variant;
 pub(crate) mod predict_variant_effect;
 pub(crate) mod search_genes;
 
@@ -30,6 +31,20 @@ pub(crate) fn not_found(what: &str, id: &str, raw: &str) -> ApiError {
         ),
         raw,
     )
+}
+
+/// A 400 about the species (`Can not find internal name for species 'x'`) is the
+/// caller's error: `INVALID_INPUT` on `species`.
+pub(crate) fn species_refused(e: &ApiError, species: &str) -> Option<ApiError> {
+    let body = e.upstream_body()?.to_ascii_lowercase();
+    (e.upstream_status() == Some(400) && body.contains("species")).then(|| {
+        ApiError::invalid_input(
+            format!("Ensembl does not know the species '{species}'."),
+            "Pass an Ensembl species name or alias such as 'human', 'homo_sapiens' or \
+             'mus_musculus'.",
+            species,
+        )
+    })
 }
 
 #[cfg(test)]

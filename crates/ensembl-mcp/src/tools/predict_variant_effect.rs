@@ -22,6 +22,7 @@ use crate::client::{MAX_VEP_BATCH, VepForm};
 use crate::models::{VepColocated, VepResult, VepTranscript};
 use crate::server::EnsemblServer;
 use crate::species;
+use crate::tools::species_refused;
 
 /// Most known variants listed per variant (COSMIC and HGMD records pile up).
 const MAX_KNOWN: usize = 10;
@@ -426,19 +427,6 @@ fn pair<'a>(sent: &[String], answers: &'a [VepResult]) -> Vec<Option<&'a VepResu
         }
     }
     out
-}
-
-/// A 400 about the species is the caller's error, not one variant's.
-fn species_refused(e: &ApiError, species: &str) -> Option<ApiError> {
-    let body = e.upstream_body()?.to_ascii_lowercase();
-    (e.upstream_status() == Some(400) && body.contains("species")).then(|| {
-        ApiError::invalid_input(
-            format!("Ensembl does not know the species '{species}'."),
-            "Pass an Ensembl species name or alias such as 'human', 'homo_sapiens' or \
-             'mus_musculus'.",
-            species,
-        )
-    })
 }
 
 /// What one variant of a batch came to: VEP's element, or why there is none.

@@ -16,6 +16,7 @@ async fn every_tool_answers_every_upstream_fault() {
                 json!({"transcript_id": "ENST00000311936.8"}),
             ),
             ("ensembl_search_genes", json!({"query": "BRCA1"})),
+            ("ensembl_get_variant", json!({"id": "rs699"})),
             (
                 "ensembl_predict_variant_effect",
                 json!({"variants": ["rs699", "16:89279135-89279135/C"]}),

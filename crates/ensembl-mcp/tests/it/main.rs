@@ -15,4 +15,5 @@ mod politeness;
 mod search;
 mod strict_clients;
 mod support;
+mod variant;
 mod vep;

@@ -47,6 +47,12 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
             ErrorCode::InvalidInput,
         ),
         (
+            "ensembl_get_variant",
+            json!({"id": "rs699", "phenotypes": true}),
+            json!({"id": "rs 699"}),
+            ErrorCode::InvalidInput,
+        ),
+        (
             "ensembl_search_genes",
             json!({"query": "BRCA1"}),
             json!({"query": "tumor protein"}),

@@ -254,10 +254,15 @@ impl Upstream {
     }
 }
 
-/// The VEP routes: the three POST forms (with the flags every request carries) and one
-/// place-and-allele GET, answered by the `vep_*` fixtures.
+/// The variant routes: the three VEP POST forms (with the flags every request carries),
+/// one place-and-allele GET, answered by the `vep_*` fixtures; and rs699's record.
 pub(crate) async fn mount_vep(upstream: &Upstream) {
     let m = &upstream.mock;
+    Mock::given(method("GET"))
+        .and(path("/ensembl/variation/homo_sapiens/rs699"))
+        .respond_with(fixture("variation__rs699.json"))
+        .mount(m)
+        .await;
     for (route, name) in [
         (
             "/ensembl/vep/homo_sapiens/id",
