@@ -15,9 +15,13 @@ use lifesciences_core::{
 use serde::Serialize;
 
 use crate::models::{
-    EbiSearchResult, LookupBatch, LookupObject, SpeciesList, VariationRecord, VepResult, XrefEntry,
-    XrefSymbolHit,
+    EbiSearchResult, LookupBatch, LookupObject, SequenceRecord, SpeciesList, VariationRecord,
+    VepResult, XrefEntry, XrefSymbolHit,
 };
+
+/// Largest `POST sequence/id` body: 50 IDs (Ensembl REST's configured `max_post_size` for
+/// sequences, `ensembl_rest.conf.default` in Ensembl/ensembl-rest).
+pub(crate) const MAX_SEQUENCE_BATCH: usize = 50;
 
 /// Largest `POST /lookup/id` body Ensembl accepts (its `max_post_size`, 1000 IDs:
 /// <https://rest.ensembl.org/documentation/info/lookup_post>).
@@ -268,6 +272,62 @@ impl EnsemblClient {
             Err(e) if is_unknown_id(&e) => Ok(None),
             Err(e) => Err(e),
         }
+    }
+
+    /// `POST sequence/id` for up to [`MAX_SEQUENCE_BATCH`] stable IDs: always a list (one
+    /// sequence per transcript of a gene asked for as `cdna`, `cds` or `protein`); IDs
+    /// without a sequence of `kind` are left out, and none at all is 404 "No results
+    /// found", read as no sequences.
+    pub(crate) async fn sequences(
+        &self,
+        ids: &[String],
+        kind: &str,
+        flanks: (u32, u32),
+        span: Option<(u64, u64)>,
+    ) -> Result<Vec<SequenceRecord>, ApiError> {
+        #[derive(Serialize)]
+        struct Body<'a> {
+            ids: &'a [String],
+            #[serde(rename = "type")]
+            kind: &'a str,
+            #[serde(skip_serializing_if = "is_zero")]
+            expand_5prime: u32,
+            #[serde(skip_serializing_if = "is_zero")]
+            expand_3prime: u32,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            start: Option<u64>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            end: Option<u64>,
+        }
+        fn is_zero(n: &u32) -> bool {
+            *n == 0
+        }
+        let body = Body {
+            ids,
+            kind,
+            expand_5prime: flanks.0,
+            expand_3prime: flanks.1,
+            start: span.map(|s| s.0),
+            end: span.map(|s| s.1),
+        };
+        match self.http.post_json("sequence/id", &body).await {
+            Err(e) if e.upstream_status() == Some(404) => Ok(Vec::new()),
+            other => other,
+        }
+    }
+
+    /// `GET sequence/region/:species/:region` (`X:1000000..1000100:1`).
+    pub(crate) async fn region_sequence(
+        &self,
+        species: &str,
+        region: &str,
+    ) -> Result<SequenceRecord, ApiError> {
+        let path = format!(
+            "sequence/region/{}/{}",
+            encode_path_segment(species)?,
+            encode_path_segment(region)?
+        );
+        self.http.get_json(&path, &[]).await
     }
 
     /// `GET info/species`: the species of Ensembl (vertebrates). Cached by core like any

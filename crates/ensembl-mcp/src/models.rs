@@ -314,6 +314,27 @@ pub(crate) struct VariationPhenotype {
 }
 
 // ---------------------------------------------------------------------------------------
+// Sequences
+
+/// One sequence of `POST sequence/id` (an array) or `GET sequence/region/…` (one object):
+/// `{id, desc, molecule, seq, query, version}` (Ensembl REST `Controller/Sequence.pm`).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct SequenceRecord {
+    /// The sequence's own ID (a transcript's, for a gene asked with `cdna`), or the slice
+    /// name for a region (`chromosome:GRCh38:X:1000000:1000100:1`).
+    #[serde(default, deserialize_with = "opt_string")]
+    pub id: Option<String>,
+    /// What was asked for.
+    #[serde(default, deserialize_with = "opt_string")]
+    pub query: Option<String>,
+    /// `dna` or `protein`.
+    #[serde(default)]
+    pub molecule: Option<String>,
+    #[serde(default)]
+    pub seq: Option<String>,
+}
+
+// ---------------------------------------------------------------------------------------
 // Tolerant scalars
 
 #[derive(Deserialize)]
@@ -430,6 +451,19 @@ impl Answer for VariationRecord {
     fn unusable(&self) -> Option<String> {
         (self.name.is_none() && self.mappings.is_empty())
             .then(|| "a variant with no name and no mapping".to_owned())
+    }
+}
+
+/// A sequence has its letters.
+impl Row for SequenceRecord {
+    fn usable(&self) -> bool {
+        self.seq.is_some()
+    }
+}
+
+impl Answer for SequenceRecord {
+    fn unusable(&self) -> Option<String> {
+        (!self.usable()).then(|| "a sequence without `seq`".to_owned())
     }
 }
 

@@ -38,5 +38,6 @@ impl McpServer for EnsemblServer {
             + Self::get_transcript_router()
             + Self::predict_variant_effect_router()
             + Self::get_variant_router()
+            + Self::get_sequence_router()
     }
 }

@@ -18,6 +18,14 @@ async fn every_tool_answers_every_upstream_fault() {
             ("ensembl_search_genes", json!({"query": "BRCA1"})),
             ("ensembl_get_variant", json!({"id": "rs699"})),
             (
+                "ensembl_get_sequence",
+                json!({"ids": ["ENSP00000269305", "ENST00000269305"]}),
+            ),
+            (
+                "ensembl_get_sequence",
+                json!({"region": "X:1000000-1000100"}),
+            ),
+            (
                 "ensembl_predict_variant_effect",
                 json!({"variants": ["rs699", "16:89279135-89279135/C"]}),
             ),

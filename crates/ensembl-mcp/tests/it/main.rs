@@ -13,6 +13,7 @@ mod live;
 mod lookup;
 mod politeness;
 mod search;
+mod sequence;
 mod strict_clients;
 mod support;
 mod variant;

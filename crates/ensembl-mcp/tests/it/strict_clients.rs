@@ -47,6 +47,12 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
             ErrorCode::InvalidInput,
         ),
         (
+            "ensembl_get_sequence",
+            json!({"ids": ["ENSP00000269305"], "max_length": 20}),
+            json!({"ids": ["ENSP00000269305"], "start": 5, "end": 2}),
+            ErrorCode::InvalidInput,
+        ),
+        (
             "ensembl_get_variant",
             json!({"id": "rs699", "phenotypes": true}),
             json!({"id": "rs 699"}),

@@ -83,6 +83,57 @@ impl Respond for EbiPages {
     }
 }
 
+/// A 393-letter protein standing in for TP53's.
+pub(crate) fn protein() -> String {
+    "MEEPQSDPSV".repeat(39) + "KKG"
+}
+
+/// `POST sequence/id` as Ensembl answers it: an array, one record per sequence, `query`
+/// the ID asked; a gene asked as cDNA gives one per transcript; `start`/`end` cut each
+/// sequence; IDs without a sequence are left out.
+pub(crate) struct SequenceAnswers;
+
+impl Respond for SequenceAnswers {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&request.body).unwrap();
+        let kind = body["type"].as_str().unwrap_or("genomic");
+        let cut = |seq: String| match (body["start"].as_u64(), body["end"].as_u64()) {
+            (Some(s), Some(e)) => seq[(s as usize - 1)..(e as usize).min(seq.len())].to_owned(),
+            _ => seq,
+        };
+        let mut out = Vec::new();
+        for id in body["ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+        {
+            match (id, kind) {
+                ("ENSP00000269305", "protein") => out.push(json!({
+                    "id": id, "version": 4, "desc": null, "molecule": "protein",
+                    "seq": cut(protein()), "query": id})),
+                ("ENSG00000141510", "cdna") => {
+                    for t in ["ENST00000269305", "ENST00000445888"] {
+                        out.push(
+                            json!({"id": t, "version": 9, "desc": null, "molecule": "dna",
+                                        "seq": cut("ACGT".repeat(640)), "query": id}),
+                        );
+                    }
+                }
+                ("ENST00000269305", "genomic") => out.push(json!({
+                    "id": id, "version": 9, "molecule": "dna",
+                    "desc": "chromosome:GRCh38:17:7661779:7687538:-1",
+                    "seq": cut("ACGT".repeat(6440)), "query": id})),
+                _ => {}
+            }
+        }
+        if out.is_empty() {
+            return ResponseTemplate::new(404).set_body_json(json!({"error": "No results found"}));
+        }
+        ResponseTemplate::new(200).set_body_json(out)
+    }
+}
+
 /// The mock upstreams with every fixture route mounted.
 pub(crate) struct Upstream {
     pub mock: MockServer,
@@ -163,6 +214,11 @@ impl Upstream {
     async fn mount_fixtures(&self) {
         mount_vep(self).await;
         let m = &self.mock;
+        Mock::given(method("POST"))
+            .and(path("/ensembl/sequence/id"))
+            .respond_with(SequenceAnswers)
+            .mount(m)
+            .await;
         for id in [
             "ENSG00000133703",
             "ENSG00000141510",
