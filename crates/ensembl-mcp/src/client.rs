@@ -15,8 +15,8 @@ use lifesciences_core::{
 use serde::Serialize;
 
 use crate::models::{
-    EbiSearchResult, LookupBatch, LookupObject, SequenceRecord, SpeciesList, VariationRecord,
-    VepResult, XrefEntry, XrefSymbolHit,
+    EbiSearchResult, HomologyAnswer, LookupBatch, LookupObject, SequenceRecord, SpeciesList,
+    VariationRecord, VepResult, XrefEntry, XrefSymbolHit,
 };
 
 /// Largest `POST sequence/id` body: 50 IDs (Ensembl REST's configured `max_post_size` for
@@ -328,6 +328,46 @@ impl EnsemblClient {
             encode_path_segment(region)?
         );
         self.http.get_json(&path, &[]).await
+    }
+
+    /// `GET homology/id/:species/:id` (or `homology/symbol/…` for a symbol) in the full
+    /// format without sequences, alignments or cigar lines: the condensed format lacks
+    /// percent identity. `None` when Ensembl does not know the gene.
+    pub(crate) async fn homology(
+        &self,
+        species: &str,
+        gene: &str,
+        by_symbol: bool,
+        kind: &str,
+        targets: &[String],
+    ) -> Result<Option<HomologyAnswer>, ApiError> {
+        let path = format!(
+            "homology/{}/{}/{}",
+            if by_symbol { "symbol" } else { "id" },
+            encode_path_segment(species)?,
+            encode_path_segment(gene)?
+        );
+        let mut query = vec![
+            ("type", kind),
+            ("format", "full"),
+            ("sequence", "none"),
+            ("aligned", "0"),
+            ("cigar_line", "0"),
+        ];
+        query.extend(targets.iter().map(|t| ("target_species", t.as_str())));
+        match self.http.get_json(&path, &query).await {
+            Ok(answer) => Ok(Some(answer)),
+            Err(e) if is_unknown_id(&e) => Ok(None),
+            Err(e)
+                if by_symbol
+                    && e.upstream_status() == Some(400)
+                    && e.upstream_body()
+                        .is_some_and(|b| b.to_ascii_lowercase().contains("cannot find")) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// `GET info/species`: the species of Ensembl (vertebrates). Cached by core like any

@@ -335,6 +335,58 @@ pub(crate) struct SequenceRecord {
 }
 
 // ---------------------------------------------------------------------------------------
+// Homology
+
+/// `GET homology/id/:species/:id` and `homology/symbol/:species/:symbol` (full format):
+/// `{"data": [{"id": gene, "homologies": […]}]}` (Ensembl REST `t/homology.t`).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct HomologyAnswer {
+    pub data: Option<Vec<HomologyGene>>,
+}
+
+/// The homologies of one gene.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct HomologyGene {
+    #[serde(default, deserialize_with = "opt_string")]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub homologies: Vec<Homology>,
+}
+
+/// One homology: the gene asked (`source`) and its homolog (`target`).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct Homology {
+    /// `ortholog_one2one`, `ortholog_one2many`, `within_species_paralog`…
+    #[serde(default, rename = "type")]
+    pub kind: Option<String>,
+    /// e.g. `Homininae`.
+    #[serde(default)]
+    pub taxonomy_level: Option<String>,
+    #[serde(default, deserialize_with = "opt_f64")]
+    pub dn_ds: Option<f64>,
+    #[serde(default)]
+    pub source: HomologyMember,
+    #[serde(default)]
+    pub target: HomologyMember,
+}
+
+/// One side of a homology.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct HomologyMember {
+    #[serde(default, deserialize_with = "opt_string")]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub species: Option<String>,
+    /// Percent of this protein identical in the alignment.
+    #[serde(default, deserialize_with = "opt_f64")]
+    pub perc_id: Option<f64>,
+    #[serde(default, deserialize_with = "opt_string")]
+    pub protein_id: Option<String>,
+    #[serde(default, deserialize_with = "opt_u64")]
+    pub taxon_id: Option<u64>,
+}
+
+// ---------------------------------------------------------------------------------------
 // Tolerant scalars
 
 #[derive(Deserialize)]
@@ -464,6 +516,15 @@ impl Row for SequenceRecord {
 impl Answer for SequenceRecord {
     fn unusable(&self) -> Option<String> {
         (!self.usable()).then(|| "a sequence without `seq`".to_owned())
+    }
+}
+
+/// A homology answer has its `data` list.
+impl Answer for HomologyAnswer {
+    fn unusable(&self) -> Option<String> {
+        self.data
+            .is_none()
+            .then(|| "a homology answer without `data`".to_owned())
     }
 }
 

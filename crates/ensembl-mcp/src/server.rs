@@ -39,5 +39,6 @@ impl McpServer for EnsemblServer {
             + Self::predict_variant_effect_router()
             + Self::get_variant_router()
             + Self::get_sequence_router()
+            + Self::get_homologs_router()
     }
 }

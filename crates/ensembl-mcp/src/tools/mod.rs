@@ -1,6 +1,7 @@
 //! The tools, one per file, and the small mappings they share.
 
 pub(crate) mod get_gene;
+pub(crate) mod get_homologs;
 pub(crate) mod get_sequence;
 pub(crate) mod get_transcript;
 pub(crate) mod get_variant;

@@ -25,6 +25,7 @@ async fn the_server_lists_its_three_tools_and_listing_sends_nothing_upstream() {
         client.tool_names().await,
         [
             "ensembl_get_gene",
+            "ensembl_get_homologs",
             "ensembl_get_sequence",
             "ensembl_get_transcript",
             "ensembl_get_variant",

@@ -17,6 +17,11 @@ async fn every_tool_answers_every_upstream_fault() {
             ),
             ("ensembl_search_genes", json!({"query": "BRCA1"})),
             ("ensembl_get_variant", json!({"id": "rs699"})),
+            ("ensembl_get_homologs", json!({"gene": "ENSG00000141510"})),
+            (
+                "ensembl_get_homologs",
+                json!({"gene": "ENSMUSG00000059552"}),
+            ),
             (
                 "ensembl_get_sequence",
                 json!({"ids": ["ENSP00000269305", "ENST00000269305"]}),

@@ -9,6 +9,7 @@
 mod binary;
 mod definitions;
 mod faults;
+mod homologs;
 mod live;
 mod lookup;
 mod politeness;

@@ -53,6 +53,12 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
             ErrorCode::InvalidInput,
         ),
         (
+            "ensembl_get_homologs",
+            json!({"gene": "ENSG00000141510"}),
+            json!({"gene": "ENSG99999999999"}),
+            ErrorCode::EntityNotFound,
+        ),
+        (
             "ensembl_get_variant",
             json!({"id": "rs699", "phenotypes": true}),
             json!({"id": "rs 699"}),

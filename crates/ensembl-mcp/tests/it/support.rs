@@ -214,6 +214,11 @@ impl Upstream {
     async fn mount_fixtures(&self) {
         mount_vep(self).await;
         let m = &self.mock;
+        Mock::given(method("GET"))
+            .and(path("/ensembl/homology/id/homo_sapiens/ENSG00000141510"))
+            .respond_with(fixture("homology__ENSG00000141510.json"))
+            .mount(m)
+            .await;
         Mock::given(method("POST"))
             .and(path("/ensembl/sequence/id"))
             .respond_with(SequenceAnswers)
@@ -247,6 +252,12 @@ impl Upstream {
                 .mount(m)
                 .await;
         }
+        Mock::given(method("GET"))
+            .and(path_regex(r"^/ensembl/homology/id/[^/]+/[^/]+$"))
+            .respond_with(UnknownId)
+            .with_priority(10)
+            .mount(m)
+            .await;
         Mock::given(method("GET"))
             .and(path_regex(r"^/ensembl/(lookup|xrefs)/id/[^/]+$"))
             .respond_with(UnknownId)
