@@ -15,8 +15,8 @@ use lifesciences_core::{
 use serde::Serialize;
 
 use crate::models::{
-    EbiSearchResult, HomologyAnswer, LookupBatch, LookupObject, SequenceRecord, SpeciesList,
-    VariationRecord, VepResult, XrefEntry, XrefSymbolHit,
+    EbiSearchResult, HomologyAnswer, LookupBatch, LookupObject, OverlapFeature, SequenceRecord,
+    SpeciesList, VariationRecord, VepResult, XrefEntry, XrefSymbolHit,
 };
 
 /// Largest `POST sequence/id` body: 50 IDs (Ensembl REST's configured `max_post_size` for
@@ -368,6 +368,26 @@ impl EnsemblClient {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// `GET overlap/region/:species/:region` with one `feature=` per feature type.
+    pub(crate) async fn overlap(
+        &self,
+        species: &str,
+        region: &str,
+        features: &[&str],
+        biotype: Option<&str>,
+    ) -> Result<Vec<OverlapFeature>, ApiError> {
+        let path = format!(
+            "overlap/region/{}/{}",
+            encode_path_segment(species)?,
+            encode_path_segment(region)?
+        );
+        let mut query: Vec<(&str, &str)> = features.iter().map(|f| ("feature", *f)).collect();
+        if let Some(biotype) = biotype {
+            query.push(("biotype", biotype));
+        }
+        self.http.get_json(&path, &query).await
     }
 
     /// `GET info/species`: the species of Ensembl (vertebrates). Cached by core like any

@@ -387,6 +387,54 @@ pub(crate) struct HomologyMember {
 }
 
 // ---------------------------------------------------------------------------------------
+// Overlap
+
+/// One element of `GET overlap/region/:species/:region` (a flat array of features of the
+/// requested types; keys per type as Ensembl REST's `t/overlap.t` and the core API's
+/// `summary_as_hash` write them).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct OverlapFeature {
+    /// The requested feature type: `gene`, `transcript`, `variation`, `regulatory`…
+    #[serde(default)]
+    pub feature_type: Option<String>,
+    #[serde(default, deserialize_with = "opt_string")]
+    pub id: Option<String>,
+    /// Motifs have a `stable_id` instead.
+    #[serde(default, deserialize_with = "opt_string")]
+    pub stable_id: Option<String>,
+    /// Gene and transcript names (`TP53`, `TP53-201`).
+    #[serde(default)]
+    pub external_name: Option<String>,
+    #[serde(default)]
+    pub biotype: Option<String>,
+    /// Genes: with `[Source:…]`; regulatory features: their kind (`enhancer`).
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub start: Option<i64>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub end: Option<i64>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub strand: Option<i64>,
+    /// Variants: the most severe consequence.
+    #[serde(default)]
+    pub consequence_type: Option<String>,
+    #[serde(default, deserialize_with = "strings")]
+    pub alleles: Vec<String>,
+    #[serde(default, deserialize_with = "strings")]
+    pub clinical_significance: Vec<String>,
+    /// Transcripts: the gene; exons and CDS: the transcript.
+    #[serde(default, rename = "Parent", deserialize_with = "opt_string")]
+    pub parent: Option<String>,
+    /// Genes (REST adds it): `ENST….v`.
+    #[serde(default)]
+    pub canonical_transcript: Option<String>,
+    /// Transcripts: 1 on the canonical one.
+    #[serde(default, deserialize_with = "opt_flag")]
+    pub is_canonical: Option<bool>,
+}
+
+// ---------------------------------------------------------------------------------------
 // Tolerant scalars
 
 #[derive(Deserialize)]
@@ -525,6 +573,13 @@ impl Answer for HomologyAnswer {
         self.data
             .is_none()
             .then(|| "a homology answer without `data`".to_owned())
+    }
+}
+
+/// An overlapping feature has a place.
+impl Row for OverlapFeature {
+    fn usable(&self) -> bool {
+        self.start.is_some() && self.end.is_some()
     }
 }
 

@@ -40,5 +40,6 @@ impl McpServer for EnsemblServer {
             + Self::get_variant_router()
             + Self::get_sequence_router()
             + Self::get_homologs_router()
+            + Self::query_region_router()
     }
 }

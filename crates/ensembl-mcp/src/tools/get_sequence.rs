@@ -136,7 +136,7 @@ fn invalid(message: String, hint: &str, input: &str) -> ApiError {
 }
 
 /// `chr:start-end[:strand]` (or `..`) → (chromosome, start, end, strand).
-fn parse_region(raw: &str) -> Result<(String, u64, u64, i8), ApiError> {
+pub(crate) fn parse_region(raw: &str) -> Result<(String, u64, u64, i8), ApiError> {
     let bad = || {
         invalid(
             format!("'{raw}' is not a region."),

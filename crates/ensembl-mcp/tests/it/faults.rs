@@ -17,6 +17,10 @@ async fn every_tool_answers_every_upstream_fault() {
             ),
             ("ensembl_search_genes", json!({"query": "BRCA1"})),
             ("ensembl_get_variant", json!({"id": "rs699"})),
+            (
+                "ensembl_query_region",
+                json!({"region": "17:7661779-7687538", "features": ["gene", "regulatory"]}),
+            ),
             ("ensembl_get_homologs", json!({"gene": "ENSG00000141510"})),
             (
                 "ensembl_get_homologs",

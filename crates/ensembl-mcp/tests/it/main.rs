@@ -13,6 +13,7 @@ mod homologs;
 mod live;
 mod lookup;
 mod politeness;
+mod region;
 mod search;
 mod sequence;
 mod strict_clients;

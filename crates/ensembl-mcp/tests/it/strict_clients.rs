@@ -59,6 +59,12 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
             ErrorCode::EntityNotFound,
         ),
         (
+            "ensembl_query_region",
+            json!({"region": "17:7661779-7687538", "features": ["gene", "regulatory"]}),
+            json!({"region": "17:1-20000", "features": ["variation"]}),
+            ErrorCode::InvalidInput,
+        ),
+        (
             "ensembl_get_variant",
             json!({"id": "rs699", "phenotypes": true}),
             json!({"id": "rs 699"}),

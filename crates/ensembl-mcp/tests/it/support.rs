@@ -215,6 +215,13 @@ impl Upstream {
         mount_vep(self).await;
         let m = &self.mock;
         Mock::given(method("GET"))
+            .and(path(
+                "/ensembl/overlap/region/homo_sapiens/17%3A7661779-7687538",
+            ))
+            .respond_with(fixture("overlap__17_7661779-7687538__gene_regulatory.json"))
+            .mount(m)
+            .await;
+        Mock::given(method("GET"))
             .and(path("/ensembl/homology/id/homo_sapiens/ENSG00000141510"))
             .respond_with(fixture("homology__ENSG00000141510.json"))
             .mount(m)
