@@ -15,8 +15,8 @@ use lifesciences_core::{
 use serde::Serialize;
 
 use crate::models::{
-    EbiSearchResult, HomologyAnswer, LookupBatch, LookupObject, OverlapFeature, SequenceRecord,
-    SpeciesList, VariationRecord, VepResult, XrefEntry, XrefSymbolHit,
+    EbiSearchResult, HomologyAnswer, LookupBatch, LookupObject, MapAnswer, OverlapFeature,
+    SequenceRecord, SpeciesList, VariationRecord, VepResult, XrefEntry, XrefSymbolHit,
 };
 
 /// Largest `POST sequence/id` body: 50 IDs (Ensembl REST's configured `max_post_size` for
@@ -388,6 +388,51 @@ impl EnsemblClient {
             query.push(("biotype", biotype));
         }
         self.http.get_json(&path, &query).await
+    }
+
+    /// `GET map/:species/:from/:region/:to`: a region from one assembly to another.
+    pub(crate) async fn map_assembly(
+        &self,
+        species: &str,
+        from: &str,
+        region: &str,
+        to: &str,
+    ) -> Result<MapAnswer, ApiError> {
+        let path = format!(
+            "map/{}/{}/{}/{}",
+            encode_path_segment(species)?,
+            encode_path_segment(from)?,
+            encode_path_segment(region)?,
+            encode_path_segment(to)?
+        );
+        self.http.get_json(&path, &[]).await
+    }
+
+    /// `GET map/{cdna|cds|translation}/:id/:start..:end`: positions of a transcript or
+    /// protein on the genome (`include_original_region=1` for cDNA and CDS, so each
+    /// piece says which positions it covers). `None` when Ensembl does not know the ID.
+    pub(crate) async fn map_positions(
+        &self,
+        system: &str,
+        id: &str,
+        start: u64,
+        end: u64,
+    ) -> Result<Option<MapAnswer>, ApiError> {
+        let path = format!(
+            "map/{system}/{}/{}",
+            encode_path_segment(id)?,
+            encode_path_segment(&format!("{start}..{end}"))?
+        );
+        let query: &[(&str, &str)] = if system == "translation" {
+            &[]
+        } else {
+            &[("include_original_region", "1")]
+        };
+        match self.http.get_json(&path, query).await {
+            Ok(answer) => Ok(Some(answer)),
+            Err(e) if is_unknown_id(&e) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// `GET info/species`: the species of Ensembl (vertebrates). Cached by core like any

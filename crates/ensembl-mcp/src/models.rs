@@ -435,6 +435,50 @@ pub(crate) struct OverlapFeature {
 }
 
 // ---------------------------------------------------------------------------------------
+// Coordinate mapping
+
+/// `GET map/…`: `{"mappings": […]}`, each element either `{original, mapped}` (between
+/// assemblies, or with `include_original_region=1`) or the mapped place alone (Ensembl
+/// REST `t/map.t`; `tests/fixtures/map_cdna__*`).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct MapAnswer {
+    pub mappings: Option<Vec<MapPair>>,
+}
+
+/// One mapped piece.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct MapPair {
+    #[serde(default)]
+    pub original: Option<MapPlace>,
+    #[serde(default)]
+    pub mapped: Option<MapPlace>,
+    /// The flat form: the mapped place itself.
+    #[serde(flatten)]
+    pub flat: MapPlace,
+}
+
+/// A place on one side of a mapping.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct MapPlace {
+    #[serde(default)]
+    pub coord_system: Option<String>,
+    /// `assembly` between assemblies, `assembly_name` otherwise.
+    #[serde(default, alias = "assembly_name")]
+    pub assembly: Option<String>,
+    #[serde(default, deserialize_with = "opt_string")]
+    pub seq_region_name: Option<String>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub start: Option<i64>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub end: Option<i64>,
+    #[serde(default, deserialize_with = "opt_i64")]
+    pub strand: Option<i64>,
+    /// 1 when this piece falls in a gap (no sequence on the other side).
+    #[serde(default, deserialize_with = "opt_flag")]
+    pub gap: Option<bool>,
+}
+
+// ---------------------------------------------------------------------------------------
 // Tolerant scalars
 
 #[derive(Deserialize)]
@@ -580,6 +624,15 @@ impl Answer for HomologyAnswer {
 impl Row for OverlapFeature {
     fn usable(&self) -> bool {
         self.start.is_some() && self.end.is_some()
+    }
+}
+
+/// A mapping answer has its `mappings` list.
+impl Answer for MapAnswer {
+    fn unusable(&self) -> Option<String> {
+        self.mappings
+            .is_none()
+            .then(|| "a mapping answer without `mappings`".to_owned())
     }
 }
 

@@ -41,5 +41,6 @@ impl McpServer for EnsemblServer {
             + Self::get_sequence_router()
             + Self::get_homologs_router()
             + Self::query_region_router()
+            + Self::map_coordinates_router()
     }
 }

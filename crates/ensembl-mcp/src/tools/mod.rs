@@ -5,6 +5,7 @@ pub(crate) mod get_homologs;
 pub(crate) mod get_sequence;
 pub(crate) mod get_transcript;
 pub(crate) mod get_variant;
+pub(crate) mod map_coordinates;
 pub(crate) mod predict_variant_effect;
 pub(crate) mod query_region;
 pub(crate) mod search_genes;

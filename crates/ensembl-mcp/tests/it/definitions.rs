@@ -29,6 +29,7 @@ async fn the_server_lists_its_three_tools_and_listing_sends_nothing_upstream() {
             "ensembl_get_sequence",
             "ensembl_get_transcript",
             "ensembl_get_variant",
+            "ensembl_map_coordinates",
             "ensembl_predict_variant_effect",
             "ensembl_query_region",
             "ensembl_search_genes"

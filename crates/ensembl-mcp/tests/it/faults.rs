@@ -18,6 +18,14 @@ async fn every_tool_answers_every_upstream_fault() {
             ("ensembl_search_genes", json!({"query": "BRCA1"})),
             ("ensembl_get_variant", json!({"id": "rs699"})),
             (
+                "ensembl_map_coordinates",
+                json!({"region": "17:7577121-7577121", "from_assembly": "GRCh37"}),
+            ),
+            (
+                "ensembl_map_coordinates",
+                json!({"id": "ENST00000314040", "start": 292, "end": 297}),
+            ),
+            (
                 "ensembl_query_region",
                 json!({"region": "17:7661779-7687538", "features": ["gene", "regulatory"]}),
             ),

@@ -12,6 +12,7 @@ mod faults;
 mod homologs;
 mod live;
 mod lookup;
+mod map;
 mod politeness;
 mod region;
 mod search;

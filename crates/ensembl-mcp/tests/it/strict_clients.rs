@@ -65,6 +65,12 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
             ErrorCode::InvalidInput,
         ),
         (
+            "ensembl_map_coordinates",
+            json!({"region": "17:7577121-7577121", "from_assembly": "GRCh37"}),
+            json!({"region": "17:7577121-7577121"}),
+            ErrorCode::InvalidInput,
+        ),
+        (
             "ensembl_get_variant",
             json!({"id": "rs699", "phenotypes": true}),
             json!({"id": "rs 699"}),

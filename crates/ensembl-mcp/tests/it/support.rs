@@ -216,6 +216,13 @@ impl Upstream {
         let m = &self.mock;
         Mock::given(method("GET"))
             .and(path(
+                "/ensembl/map/homo_sapiens/GRCh37/17%3A7577121-7577121%3A1/GRCh38",
+            ))
+            .respond_with(fixture("map__GRCh37_17_7577121__GRCh38.json"))
+            .mount(m)
+            .await;
+        Mock::given(method("GET"))
+            .and(path(
                 "/ensembl/overlap/region/homo_sapiens/17%3A7661779-7687538",
             ))
             .respond_with(fixture("overlap__17_7661779-7687538__gene_regulatory.json"))
