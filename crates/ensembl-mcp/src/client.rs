@@ -180,15 +180,33 @@ impl EnsemblClient {
         species: &str,
         symbol: &str,
     ) -> Result<Vec<String>, ApiError> {
+        self.gene_ids_for_xref(species, symbol, None).await
+    }
+
+    /// [`gene_ids_for_symbol`](Self::gene_ids_for_symbol) for an identifier of another
+    /// database, restricted to that database when `external_db` names it (`EntrezGene`,
+    /// `MIM_GENE`): a bare number could match other databases' entries. Ensembl finds
+    /// the gene through its transcripts' and proteins' cross-references too (UniProt,
+    /// RefSeq).
+    pub(crate) async fn gene_ids_for_xref(
+        &self,
+        species: &str,
+        symbol: &str,
+        external_db: Option<&str>,
+    ) -> Result<Vec<String>, ApiError> {
         let species_segment = encode_path_segment(species)?;
         let Ok(symbol_segment) = encode_path_segment(symbol) else {
             tracing::debug!(symbol, "not a path segment: no exact-symbol request");
             return Ok(Vec::new());
         };
         let path = format!("xrefs/symbol/{species_segment}/{symbol_segment}");
+        let mut query = vec![("object_type", "gene")];
+        if let Some(db) = external_db {
+            query.push(("external_db", db));
+        }
         match self
             .http
-            .get_json::<Vec<XrefSymbolHit>>(&path, &[("object_type", "gene")])
+            .get_json::<Vec<XrefSymbolHit>>(&path, &query)
             .await
         {
             Ok(hits) => Ok(hits

@@ -25,7 +25,7 @@ use lifesciences_core::{
 };
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::client::MAX_EBI_PAGE;
+use crate::client::{GeneSearch, MAX_EBI_PAGE};
 use crate::ids;
 use crate::models::{EbiEntry, EbiSearchResult, LookupObject};
 use crate::server::EnsemblServer;
@@ -138,6 +138,94 @@ struct Position {
     a: bool,
 }
 
+/// An identifier of another database, as the search reads it: what it is, the Ensembl
+/// `external_db` to restrict the match to (needed for bare numbers), and the form to send
+/// (RefSeq without its version, which Ensembl keeps apart).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ExternalId {
+    kind: &'static str,
+    external_db: Option<&'static str>,
+    text: String,
+}
+
+/// A UniProt accession (the pattern UniProt documents:
+/// <https://www.uniprot.org/help/accession_numbers>).
+fn is_uniprot(s: &str) -> bool {
+    let b = s.as_bytes();
+    let upper_digit = |c: u8| c.is_ascii_uppercase() || c.is_ascii_digit();
+    match b.len() {
+        6 if matches!(b[0], b'O' | b'P' | b'Q') => {
+            b[1].is_ascii_digit()
+                && b[2..5].iter().all(|c| upper_digit(*c))
+                && b[5].is_ascii_digit()
+        }
+        6 | 10 => {
+            b[0].is_ascii_uppercase()
+                && !matches!(b[0], b'O' | b'P' | b'Q')
+                && b[1].is_ascii_digit()
+                && b[2..].chunks(4).all(|c| {
+                    c.len() == 4
+                        && c[0].is_ascii_uppercase()
+                        && upper_digit(c[1])
+                        && upper_digit(c[2])
+                        && c[3].is_ascii_digit()
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The query as another database's identifier of a gene, its transcript or its protein.
+fn external_id(query: &str) -> Option<ExternalId> {
+    let q = query.trim();
+    let upper = q.to_ascii_uppercase();
+    let id = |kind, external_db, text: &str| {
+        Some(ExternalId {
+            kind,
+            external_db,
+            text: text.to_owned(),
+        })
+    };
+    if let Some(n) = upper.strip_prefix("HGNC:")
+        && !n.is_empty()
+        && n.bytes().all(|c| c.is_ascii_digit())
+    {
+        return id("HGNC", Some("HGNC"), &format!("HGNC:{n}"));
+    }
+    for prefix in ["NCBIGENE:", "ENTREZ:", "GENEID:"] {
+        if let Some(n) = upper.strip_prefix(prefix)
+            && !n.is_empty()
+            && n.bytes().all(|c| c.is_ascii_digit())
+        {
+            return id("NCBI Gene", Some("EntrezGene"), n);
+        }
+    }
+    for prefix in ["OMIM:", "MIM:"] {
+        if let Some(n) = upper.strip_prefix(prefix)
+            && n.len() == 6
+            && n.bytes().all(|c| c.is_ascii_digit())
+        {
+            return id("OMIM", Some("MIM_GENE"), n);
+        }
+    }
+    if !upper.is_empty() && upper.len() <= 12 && upper.bytes().all(|c| c.is_ascii_digit()) {
+        return id("NCBI Gene", Some("EntrezGene"), &upper);
+    }
+    for prefix in ["NM_", "NR_", "NP_", "XM_", "XR_", "XP_"] {
+        if let Some(rest) = upper.strip_prefix(prefix) {
+            let accession = rest.split('.').next().unwrap_or("");
+            if !accession.is_empty() && accession.bytes().all(|c| c.is_ascii_digit()) {
+                return id("RefSeq", None, &format!("{prefix}{accession}"));
+            }
+        }
+    }
+    let unversioned = upper.split('.').next().unwrap_or("");
+    if is_uniprot(unversioned) {
+        return id("UniProt", None, unversioned);
+    }
+    None
+}
+
 /// Symbols and synonyms have no spaces; free text skips the exact-match request.
 fn looks_like_symbol(query: &str) -> bool {
     !query.chars().any(char::is_whitespace) && query.chars().count() <= 64
@@ -246,11 +334,11 @@ fn text_candidate(
 
 #[tool_router(router = search_genes_router, vis = "pub(crate)")]
 impl EnsemblServer {
-    /// Find Ensembl genes by symbol, synonym or free text, optionally in one species.
-    /// Returns ranked candidates with their Ensembl gene IDs, a page at a time: exact
-    /// symbol matches first (score 1.0; synonyms 0.9), then free-text matches from EBI
-    /// Search (0.8 and below). Pass an `id` to ensembl_get_gene for coordinates and
-    /// cross-references. Example: `{"query": "BRCA1", "species": "human"}`.
+    /// Find Ensembl genes by symbol, synonym, free text, or another database's ID
+    /// (UniProt, RefSeq NM_/NP_, HGNC:…, NCBI Gene, OMIM:…), optionally in one species.
+    /// Ranked candidates with Ensembl gene IDs, a page at a time: exact matches first
+    /// (1.0; synonyms 0.9), then free text (0.8 and below). Pass an `id` to
+    /// ensembl_get_gene. Example: `{"query": "BRCA1", "species": "human"}`.
     #[tool(
         title = "Search Ensembl genes",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
@@ -292,24 +380,49 @@ impl EnsemblServer {
         let symbol_species = species
             .as_ref()
             .map_or(DEFAULT_SYMBOL_SPECIES, |s| s.production_name.as_str());
+        // Another database's identifier: the genes it belongs to, from Ensembl's
+        // cross-references. Unmistakable ones (RefSeq, HGNC, NCBI Gene, OMIM) skip free
+        // text, which would add unrelated hits; a UniProt-like query may be a symbol
+        // (B3GAT1), so it is searched as one too.
+        let external = external_id(query);
+        let id_only = external.as_ref().filter(|x| x.kind != "UniProt");
         let exact = async {
-            if looks_like_symbol(query) {
-                self.ensembl
-                    .gene_ids_for_symbol(symbol_species, query)
-                    .await
-            } else {
-                Ok(Vec::new())
+            match &external {
+                Some(x) => {
+                    self.ensembl
+                        .gene_ids_for_xref(symbol_species, &x.text, x.external_db)
+                        .await
+                }
+                None if looks_like_symbol(query) => {
+                    self.ensembl
+                        .gene_ids_for_symbol(symbol_species, query)
+                        .await
+                }
+                None => Ok(Vec::new()),
             }
         };
-        let text = self.ebi_search.search_genes(
-            query,
-            species
-                .as_ref()
-                .filter(|_| !position.a)
-                .map(|s| s.scientific_name.as_str()),
-            position.e,
-            text_request_size(page_size),
-        );
+        let text = async {
+            if id_only.is_some() {
+                return Ok(GeneSearch {
+                    result: EbiSearchResult {
+                        hit_count: Some(0),
+                        entries: Vec::new(),
+                    },
+                    species_clause_dropped: false,
+                });
+            }
+            self.ebi_search
+                .search_genes(
+                    query,
+                    species
+                        .as_ref()
+                        .filter(|_| !position.a)
+                        .map(|s| s.scientific_name.as_str()),
+                    position.e,
+                    text_request_size(page_size),
+                )
+                .await
+        };
         let (exact, text) = tokio::join!(exact, text);
         let (exact, text) = (exact?, text?);
         let position = Position {
@@ -324,7 +437,13 @@ impl EnsemblServer {
         } else {
             self.ensembl.lookup_many(&wanted).await?
         };
-        let items = plan.items(&genes, query);
+        let mut items = plan.items(&genes, query);
+        if id_only.is_some() {
+            // The identifier is the gene's: as exact as a symbol.
+            for item in &mut items {
+                item.score = SCORE_SYMBOL;
+            }
+        }
         let cursor = plan.has_more.then(|| cursor::encode(&scope, &plan.next));
         Ok(Json(PaginationEnvelope::new(
             items, cursor, plan.total, page_size,
@@ -640,6 +759,41 @@ mod tests {
         assert_eq!(synonym.score, SCORE_SYNONYM);
         let unknown = exact_candidate("ENSG00000141510", None, "p53");
         assert_eq!(unknown.symbol, None);
+    }
+
+    #[test]
+    fn other_databases_identifiers_are_recognised() {
+        let read = |q: &str| external_id(q).map(|x| (x.kind, x.external_db, x.text));
+        assert_eq!(read("P04637"), Some(("UniProt", None, "P04637".into())));
+        assert_eq!(
+            read("a0a024r161"),
+            Some(("UniProt", None, "A0A024R161".into()))
+        );
+        assert_eq!(
+            read("NM_000546.6"),
+            Some(("RefSeq", None, "NM_000546".into()))
+        );
+        assert_eq!(
+            read("NP_000537"),
+            Some(("RefSeq", None, "NP_000537".into()))
+        );
+        assert_eq!(
+            read("hgnc:11998"),
+            Some(("HGNC", Some("HGNC"), "HGNC:11998".into()))
+        );
+        assert_eq!(
+            read("7157"),
+            Some(("NCBI Gene", Some("EntrezGene"), "7157".into()))
+        );
+        assert_eq!(
+            read("OMIM:191170"),
+            Some(("OMIM", Some("MIM_GENE"), "191170".into()))
+        );
+        // A symbol shaped like an accession is read as one, and searched as a symbol too.
+        assert_eq!(read("B3GAT1"), Some(("UniProt", None, "B3GAT1".into())));
+        for symbol in ["TP53", "BRCA1", "p53", "tumor protein", "ENSG00000141510"] {
+            assert_eq!(read(symbol), None, "{symbol}");
+        }
     }
 
     #[test]

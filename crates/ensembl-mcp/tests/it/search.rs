@@ -526,3 +526,45 @@ async fn operator_words_are_searched_as_words() {
     );
     client.close().await;
 }
+
+/// Another database's identifier finds the Ensembl gene it belongs to through Ensembl's
+/// cross-references, restricted to that database when the ID is a bare number; free text
+/// is skipped (it would add unrelated hits).
+#[tokio::test]
+async fn the_ensembl_gene_of_an_hgnc_ncbi_gene_or_refseq_id() {
+    let upstream = Upstream::start().await;
+    for (segment, db) in [
+        ("HGNC%3A11998", Some("HGNC")),
+        ("7157", Some("EntrezGene")),
+        ("NM_000546", None),
+    ] {
+        let mut mock = Mock::given(path(format!(
+            "/ensembl/xrefs/symbol/homo_sapiens/{segment}"
+        )))
+        .and(query_param("object_type", "gene"));
+        if let Some(db) = db {
+            mock = mock.and(query_param("external_db", db));
+        }
+        mock.respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!([{"id": "ENSG00000141510", "type": "gene"}])),
+        )
+        .with_priority(1)
+        .mount(&upstream.mock)
+        .await;
+    }
+    let client = upstream.client().await;
+
+    for query in ["hgnc:11998", "7157", "NM_000546.6"] {
+        let page = client
+            .call_ok("ensembl_search_genes", json!({"query": query}))
+            .await;
+        assert_eq!(ids(&page), ["ENSG00000141510"], "{query}");
+        assert_eq!(page["items"][0]["symbol"], "TP53", "{query}");
+        assert_eq!(page["items"][0]["score"], 1.0, "{query}");
+    }
+    // Per query: the cross-reference and the batch look-up; never EBI Search.
+    assert_eq!(upstream.count("/ebisearch/ensembl_gene").await, 0);
+    assert_eq!(upstream.count("/ensembl/lookup/id").await, 3);
+    client.close().await;
+}
