@@ -285,11 +285,36 @@ async fn missing_or_misspelt_arguments_are_invalid_input() {
     let client = upstream.client().await;
     let e = client.call_err("ensembl_get_gene", json!({})).await;
     assert_eq!(e.code, ErrorCode::InvalidInput);
-    assert_eq!(e.message, "Argument 'ensembl_id' is required.");
+    assert!(e.message.contains("'ensembl_id'"), "{}", e.message);
     let e = client
         .call_err("ensembl_get_gene", json!({"gene_id": "ENSG00000141510"}))
         .await;
     assert_eq!(e.code, ErrorCode::InvalidInput);
     assert!(e.message.contains("'ensembl_id'"), "{}", e.message);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_list_of_genes_comes_from_one_batch_look_up_plus_their_cross_references() {
+    let upstream = Upstream::start().await;
+    let client = upstream.client().await;
+
+    let batch = client
+        .call_ok(
+            "ensembl_get_gene",
+            json!({"ensembl_ids": ["ENSG00000141510", "ensg00000133703.14", "ENSG00000000001"]}),
+        )
+        .await;
+
+    let genes = batch["genes"].as_array().unwrap();
+    assert_eq!(genes.len(), 2);
+    assert_eq!(genes[0]["id"], "ENSG00000141510");
+    assert_eq!(genes[0]["symbol"], "TP53");
+    assert_eq!(genes[1]["id"], "ENSG00000133703");
+    assert_eq!(genes[1]["cross_references"]["hgnc"], "HGNC:6407");
+    assert_eq!(batch["not_found"], json!(["ENSG00000000001"]));
+    // One POST for the three, and the cross-references of the two found.
+    assert_eq!(upstream.count("/ensembl/lookup/id").await, 1);
+    assert_eq!(upstream.requests().await.len(), 3);
     client.close().await;
 }
