@@ -128,3 +128,105 @@ async fn live_species_names_resolve_and_unknown_ones_are_refused() {
     );
     client.close().await;
 }
+
+#[tokio::test]
+#[ignore = "live: needs the network; run with cargo xtask live"]
+async fn live_vep_post_forms_answer_each_variant_and_fail_one_alone() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // The POST forms (no production recording): an rsID, RefSeq and genomic HGVS, a VCF
+    // line, and one unknown rsID that must fail alone.
+    let answer = client
+        .call_ok(
+            "ensembl_predict_variant_effect",
+            json!({"variants": ["rs699", "NM_005912.3:c.253A>G", "17:g.7676154G>A",
+                                "17:7676154:G:C", "rs1057517146999"]}),
+        )
+        .await;
+    let items = answer["variants"].as_array().unwrap();
+    for item in &items[..4] {
+        assert!(item.get("error").is_none(), "{item:#}");
+        assert!(item["most_severe_consequence"].is_string(), "{item:#}");
+    }
+    assert!(items[4]["error"].is_string(), "{:#}", items[4]);
+    client.close().await;
+}
+
+#[tokio::test]
+#[ignore = "live: needs the network; run with cargo xtask live"]
+async fn live_variant_sequence_homologs_region_and_map_have_the_fields_the_fixtures_assume() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    let v = client
+        .call_ok(
+            "ensembl_get_variant",
+            json!({"id": "rs699", "phenotypes": true}),
+        )
+        .await;
+    assert!(v["locations"][0]["location"].is_string(), "{v:#}");
+    assert!(v["minor_allele_freq"].is_number(), "{v:#}");
+
+    let s = client
+        .call_ok(
+            "ensembl_get_sequence",
+            json!({"ids": ["ENSP00000269305"], "start": 1, "end": 10}),
+        )
+        .await;
+    assert_eq!(s["sequences"][0]["sequence"], "MEEPQSDPSV", "{s:#}");
+
+    let h = client
+        .call_ok(
+            "ensembl_get_homologs",
+            json!({"gene": "TP53", "target_species": ["mouse"]}),
+        )
+        .await;
+    assert_eq!(h["homologs"][0]["gene_id"], "ENSMUSG00000059552", "{h:#}");
+    assert!(h["homologs"][0]["identity"].is_number(), "{h:#}");
+
+    let r = client
+        .call_ok(
+            "ensembl_query_region",
+            json!({"region": "17:7675000-7677000", "features": ["gene", "variation"]}),
+        )
+        .await;
+    assert!(r["counts"][1]["count"].as_u64().unwrap() > 0, "{r:#}");
+
+    let m = client
+        .call_ok(
+            "ensembl_map_coordinates",
+            json!({"region": "17:7577121-7577121", "from_assembly": "GRCh37"}),
+        )
+        .await;
+    assert_eq!(m["mappings"][0]["assembly"], "GRCh38", "{m:#}");
+    client.close().await;
+}
+
+#[tokio::test]
+#[ignore = "live: needs the network; run with cargo xtask live"]
+async fn live_other_databases_ids_find_tp53() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    for query in ["P04637", "NM_000546.6", "HGNC:11998", "7157", "OMIM:191170"] {
+        let page = client
+            .call_ok("ensembl_search_genes", json!({"query": query}))
+            .await;
+        assert_eq!(
+            page["items"][0]["id"], "ENSG00000141510",
+            "{query}: {page:#}"
+        );
+    }
+    let batch = client
+        .call_ok(
+            "ensembl_get_gene",
+            json!({"ensembl_ids": ["ENSG00000141510", "ENSG00000012048"]}),
+        )
+        .await;
+    assert_eq!(batch["genes"].as_array().unwrap().len(), 2, "{batch:#}");
+    client.close().await;
+}
