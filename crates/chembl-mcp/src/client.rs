@@ -24,8 +24,8 @@ use serde_json::json;
 
 use crate::ids::ChemblId;
 use crate::models::{
-    ChemblErrorBody, ChemblIdLookup, Mechanism, MechanismPage, Molecule, MoleculePage, Target,
-    TargetPage, UniChemAnswer, UniChemSource,
+    ChemblErrorBody, ChemblIdLookup, IndicationPage, Mechanism, MechanismPage, Molecule,
+    MoleculePage, Target, TargetPage, UniChemAnswer, UniChemSource, WarningPage,
 };
 
 /// ChEMBL's data web services: 10 requests/s and 10 in flight, the standard retries;
@@ -275,6 +275,121 @@ impl ChemblClient {
             let params = [
                 ("target_chembl_id__in", joined.as_str()),
                 ("only", "target_chembl_id,target_components"),
+                ("limit", limit.as_str()),
+            ];
+            let page: TargetPage = self.http.get_json("target.json", &params).await?;
+            Ok::<_, ApiError>(page.targets)
+        });
+        let pages = try_join_all(chunks).await?;
+        Ok(only_requested(
+            pages.into_iter().flatten(),
+            target_ids,
+            |t: &Target| t.target_chembl_id.as_deref(),
+        ))
+    }
+}
+
+/// A list that may be longer than one page: the records read, and how many there are.
+#[derive(Debug, Clone)]
+pub(crate) struct Listed<T> {
+    pub records: Vec<T>,
+    /// `page_meta.total_count`.
+    pub total: Option<u64>,
+}
+
+impl ChemblClient {
+    /// `GET /drug_indication.json?molecule_chembl_id__in=…&limit=1000`: the indications
+    /// of the molecules (a salt and its parent), one page.
+    pub(crate) async fn indications(
+        &self,
+        molecule_ids: &[String],
+    ) -> Result<Listed<crate::models::Indication>, ApiError> {
+        let joined = molecule_ids.join(",");
+        let limit = MAX_LIMIT.to_string();
+        let page: IndicationPage = self
+            .http
+            .get_json(
+                "drug_indication.json",
+                &[("molecule_chembl_id__in", &joined), ("limit", &limit)],
+            )
+            .await?;
+        Ok(Listed {
+            total: page.page_meta.and_then(|m| m.total()),
+            records: only_requested(page.drug_indications, molecule_ids, |i| {
+                i.molecule_chembl_id.as_deref()
+            }),
+        })
+    }
+
+    /// `GET /drug_warning.json?molecule_chembl_id__in=…&limit=1000`: boxed warnings and
+    /// withdrawals of the molecules, one page.
+    pub(crate) async fn warnings(
+        &self,
+        molecule_ids: &[String],
+    ) -> Result<Listed<crate::models::DrugWarning>, ApiError> {
+        let joined = molecule_ids.join(",");
+        let limit = MAX_LIMIT.to_string();
+        let page: WarningPage = self
+            .http
+            .get_json(
+                "drug_warning.json",
+                &[("molecule_chembl_id__in", &joined), ("limit", &limit)],
+            )
+            .await?;
+        Ok(Listed {
+            total: page.page_meta.and_then(|m| m.total()),
+            records: only_requested(page.drug_warnings, molecule_ids, |w| {
+                w.molecule_chembl_id.as_deref()
+            }),
+        })
+    }
+
+    /// `GET /mechanism.json?target_chembl_id=…&limit=1000`: the drugs acting on a target,
+    /// one page.
+    pub(crate) async fn mechanisms_on_target(
+        &self,
+        target_id: &str,
+    ) -> Result<Listed<Mechanism>, ApiError> {
+        let limit = MAX_LIMIT.to_string();
+        let page: MechanismPage = self
+            .http
+            .get_json(
+                "mechanism.json",
+                &[("target_chembl_id", target_id), ("limit", &limit)],
+            )
+            .await?;
+        let wanted = [target_id.to_owned()];
+        Ok(Listed {
+            total: page.page_meta.and_then(|m| m.total()),
+            records: only_requested(page.mechanisms, &wanted, |m| m.target_chembl_id.as_deref()),
+        })
+    }
+
+    /// `GET /target/{id}.json`: the whole target record; `None` for ChEMBL's 404.
+    pub(crate) async fn target(&self, id: &str) -> Result<Option<Target>, ApiError> {
+        let path = format!("target/{}.json", encode_path_segment(id)?);
+        match self.http.get_json(&path, &[]).await {
+            Ok(target) => Ok(Some(target)),
+            Err(e) if e.upstream_status() == Some(404) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `GET /target.json?target_chembl_id__in=…` with names, types, organisms and
+    /// components: the targets a profile or an activity list names.
+    pub(crate) async fn target_summaries(
+        &self,
+        target_ids: &[String],
+    ) -> Result<Vec<Target>, ApiError> {
+        let chunks = target_ids.chunks(IDS_PER_REQUEST).map(|chunk| async move {
+            let joined = chunk.join(",");
+            let limit = chunk.len().to_string();
+            let params = [
+                ("target_chembl_id__in", joined.as_str()),
+                (
+                    "only",
+                    "target_chembl_id,pref_name,target_type,organism,target_components",
+                ),
                 ("limit", limit.as_str()),
             ];
             let page: TargetPage = self.http.get_json("target.json", &params).await?;

@@ -213,7 +213,7 @@ pub(crate) struct MoleculePage {
     pub page_meta: Option<PageMeta>,
 }
 
-/// A drug mechanism (`/mechanism.json`).
+/// A drug mechanism (`/mechanism.json`; fields of ChEMBL's `resources/mechanism.py`).
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct Mechanism {
     /// The molecule it was curated for (usually the parent).
@@ -222,6 +222,96 @@ pub(crate) struct Mechanism {
     /// Its target, e.g. `CHEMBL221`; null for mechanisms without a known target.
     #[serde(default)]
     pub target_chembl_id: Option<String>,
+    /// `INHIBITOR`, `ANTAGONIST`, `AGONIST`…
+    #[serde(default)]
+    pub action_type: Option<String>,
+    /// E.g. `Cyclooxygenase inhibitor`.
+    #[serde(default)]
+    pub mechanism_of_action: Option<String>,
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub max_phase: Option<f64>,
+    /// 1 when the drug acts on the target directly.
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub direct_interaction: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub mechanism_refs: Vec<Reference>,
+}
+
+/// A reference of a mechanism, indication or warning (`ref_type`, `ref_id`, `ref_url`).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct Reference {
+    /// `PubMed`, `FDA`, `ClinicalTrials`, `DailyMed`…
+    #[serde(default)]
+    pub ref_type: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string_opt")]
+    pub ref_id: Option<String>,
+    #[serde(default)]
+    pub ref_url: Option<String>,
+}
+
+/// A drug indication (`/drug_indication.json`; recorded 2018,
+/// `tests/fixtures/drug_indication__molecule_chembl_id=CHEMBL1094636.json`).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct Indication {
+    #[serde(default)]
+    pub molecule_chembl_id: Option<String>,
+    /// `EFO:0001075`.
+    #[serde(default)]
+    pub efo_id: Option<String>,
+    #[serde(default)]
+    pub efo_term: Option<String>,
+    #[serde(default)]
+    pub mesh_id: Option<String>,
+    #[serde(default)]
+    pub mesh_heading: Option<String>,
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub max_phase_for_ind: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub indication_refs: Vec<Reference>,
+}
+
+/// A drug warning (`/drug_warning.json`: the columns of ChEMBL's `drug_warning` table).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct DrugWarning {
+    #[serde(default)]
+    pub molecule_chembl_id: Option<String>,
+    /// `Black Box Warning` or `Withdrawn`.
+    #[serde(default)]
+    pub warning_type: Option<String>,
+    /// E.g. `hepatotoxicity`.
+    #[serde(default)]
+    pub warning_class: Option<String>,
+    #[serde(default)]
+    pub warning_description: Option<String>,
+    /// Countries, `;`-separated.
+    #[serde(default)]
+    pub warning_country: Option<String>,
+    #[serde(default, deserialize_with = "lenient::u32_opt")]
+    pub warning_year: Option<u32>,
+    #[serde(default)]
+    pub efo_id: Option<String>,
+    #[serde(default)]
+    pub efo_term: Option<String>,
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub warning_refs: Vec<Reference>,
+}
+
+/// A list answer of ChEMBL under `key`: the records and `page_meta`.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct IndicationPage {
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub drug_indications: Vec<Indication>,
+    #[serde(default)]
+    pub page_meta: Option<PageMeta>,
+}
+
+/// `/drug_warning.json`.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct WarningPage {
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub drug_warnings: Vec<DrugWarning>,
+    #[serde(default)]
+    pub page_meta: Option<PageMeta>,
 }
 
 /// `/mechanism.json`: `{"mechanisms": [...], "page_meta": {...}}`.
@@ -235,15 +325,30 @@ pub(crate) struct MechanismPage {
     pub page_meta: Option<PageMeta>,
 }
 
-/// A target (`/target.json`): only its components matter here.
+/// A target (`/target.json`, `/target/{id}.json`, `/target/search.json`; fields of
+/// ChEMBL's `resources/target.py` and the recorded `target__CHEMBL2363965.json`).
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct Target {
     /// E.g. `CHEMBL221`.
     #[serde(default)]
     pub target_chembl_id: Option<String>,
+    #[serde(default)]
+    pub pref_name: Option<String>,
+    /// `SINGLE PROTEIN`, `PROTEIN COMPLEX`, `PROTEIN FAMILY`…
+    #[serde(default)]
+    pub target_type: Option<String>,
+    #[serde(default)]
+    pub organism: Option<String>,
+    #[serde(default, deserialize_with = "lenient::u32_opt")]
+    pub tax_id: Option<u32>,
     /// Proteins, RNA… of the target.
     #[serde(default, deserialize_with = "lenient::list")]
     pub target_components: Vec<TargetComponent>,
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub cross_references: Vec<TargetXref>,
+    /// Search relevance, on `/target/search.json` only.
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub score: Option<f64>,
 }
 
 /// One component of a target.
@@ -252,14 +357,40 @@ pub(crate) struct TargetComponent {
     /// UniProt accession; null for non-protein components such as ribosomal RNA.
     #[serde(default)]
     pub accession: Option<String>,
+    #[serde(default)]
+    pub component_description: Option<String>,
+    #[serde(default)]
+    pub component_type: Option<String>,
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub target_component_synonyms: Vec<ComponentSynonym>,
+}
+
+/// A component's name (`GENE_SYMBOL`, `UNIPROT`, `EC_NUMBER`…).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct ComponentSynonym {
+    #[serde(default)]
+    pub component_synonym: Option<String>,
+    #[serde(default)]
+    pub syn_type: Option<String>,
+}
+
+/// A target's link to another database (`xref_src`, `xref_id`).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct TargetXref {
+    #[serde(default, deserialize_with = "lenient::string_opt")]
+    pub xref_id: Option<String>,
+    #[serde(default)]
+    pub xref_src: Option<String>,
 }
 
 /// `/target.json`: `{"targets": [...], "page_meta": {...}}`.
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct TargetPage {
-    /// This page's targets (requests ask for all of them on one page).
+    /// This page's targets.
     #[serde(default, deserialize_with = "lenient::list")]
     pub targets: Vec<Target>,
+    #[serde(default)]
+    pub page_meta: Option<PageMeta>,
 }
 
 /// ChEMBL's 400 body: `{"error_message": "..."}`.
@@ -341,6 +472,34 @@ impl Answer for MoleculePage {
 impl Answer for MechanismPage {
     fn unusable(&self) -> Option<String> {
         page_without_meta(self.page_meta.as_ref(), self.mechanisms.len(), "mechanisms")
+    }
+}
+
+impl Answer for IndicationPage {
+    fn unusable(&self) -> Option<String> {
+        page_without_meta(
+            self.page_meta.as_ref(),
+            self.drug_indications.len(),
+            "drug_indications",
+        )
+    }
+}
+
+impl Answer for WarningPage {
+    fn unusable(&self) -> Option<String> {
+        page_without_meta(
+            self.page_meta.as_ref(),
+            self.drug_warnings.len(),
+            "drug_warnings",
+        )
+    }
+}
+
+impl Answer for Target {
+    fn unusable(&self) -> Option<String> {
+        self.target_chembl_id
+            .is_none()
+            .then(|| "a target without target_chembl_id".to_owned())
     }
 }
 

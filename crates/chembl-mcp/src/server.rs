@@ -36,5 +36,6 @@ impl McpServer for ChemblServer {
         Self::search_compounds_router()
             + Self::get_compound_router()
             + Self::get_compounds_batch_router()
+            + Self::get_drug_profile_router()
     }
 }

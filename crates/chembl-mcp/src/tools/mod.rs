@@ -2,4 +2,5 @@
 
 pub(crate) mod get_compound;
 pub(crate) mod get_compounds_batch;
+pub(crate) mod get_drug_profile;
 pub(crate) mod search_compounds;

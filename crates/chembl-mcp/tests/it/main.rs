@@ -12,6 +12,7 @@ mod definitions;
 mod faults;
 mod live;
 mod politeness;
+mod profile;
 mod progress;
 mod search;
 mod strict_clients;
