@@ -301,7 +301,6 @@ impl EnsemblClient {
         ids: &[String],
         kind: &str,
         flanks: (u32, u32),
-        span: Option<(u64, u64)>,
     ) -> Result<Vec<SequenceRecord>, ApiError> {
         #[derive(Serialize)]
         struct Body<'a> {
@@ -312,10 +311,6 @@ impl EnsemblClient {
             expand_5prime: u32,
             #[serde(skip_serializing_if = "is_zero")]
             expand_3prime: u32,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            start: Option<u64>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            end: Option<u64>,
         }
         fn is_zero(n: &u32) -> bool {
             *n == 0
@@ -325,8 +320,6 @@ impl EnsemblClient {
             kind,
             expand_5prime: flanks.0,
             expand_3prime: flanks.1,
-            start: span.map(|s| s.0),
-            end: span.map(|s| s.1),
         };
         match self.http.post_json("sequence/id", &body).await {
             Err(e) if e.upstream_status() == Some(404) => Ok(Vec::new()),

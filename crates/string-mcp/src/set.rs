@@ -167,14 +167,6 @@ impl Resolved {
             .collect();
         (shown, self.unresolved.len())
     }
-
-    /// STRING's preferred name of a STRING ID (`9606.ENSP…`) of the set.
-    pub(crate) fn name_of(&self, bare: &str) -> Option<&str> {
-        self.proteins
-            .iter()
-            .find(|(_, id, _)| id.bare() == bare)
-            .map(|(_, _, name)| name.as_str())
-    }
 }
 
 impl StringServer {

@@ -59,10 +59,7 @@ pub(crate) fn script() -> Script {
         ),
         Mock::given(method("POST"))
             .and(path("/ensembl/sequence/id"))
-            .respond_with(fixture(
-                CRATE,
-                "sequence_id__ENST00000301030__protein_2460-2478.json",
-            )),
+            .respond_with(fixture(CRATE, "sequence_id__ENST00000301030__protein.json")),
         get(
             "/ensembl/homology/id/homo_sapiens/ENSG00000141510",
             "homology__ENSG00000141510.json",

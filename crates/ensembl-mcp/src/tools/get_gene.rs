@@ -209,11 +209,17 @@ impl EnsemblServer {
         let mut xrefs = xrefs.into_iter();
         let mut genes = Vec::new();
         let mut not_found = Vec::new();
+        let mut xref_failures = 0;
         for id in &wanted {
             match found.remove(id) {
                 Some(gene) => {
                     let entries = match xrefs.next() {
-                        Some(x) => x?.unwrap_or_default(),
+                        Some(Ok(x)) => x.unwrap_or_default(),
+                        Some(Err(e)) => {
+                            tracing::debug!(gene = %id, error = %e, "cross-references failed");
+                            xref_failures += 1;
+                            Vec::new()
+                        }
                         None => Vec::new(),
                     };
                     genes.push(Gene::from_upstream(id.clone(), gene, &entries));
@@ -221,12 +227,20 @@ impl EnsemblServer {
                 None => not_found.push(id.clone()),
             }
         }
-        let note = (known.len() > MAX_BATCH_XREFS).then(|| {
-            format!(
+        let mut notes = Vec::new();
+        if known.len() > MAX_BATCH_XREFS {
+            notes.push(format!(
                 "Cross-references for the first {MAX_BATCH_XREFS} genes only (one request \
                  each); ask for the others in lists of {MAX_BATCH_XREFS}, or one by one."
-            )
-        });
+            ));
+        }
+        if xref_failures > 0 {
+            notes.push(format!(
+                "The cross-references of {xref_failures} genes could not be read and are left \
+                 empty; ask for those genes again."
+            ));
+        }
+        let note = (!notes.is_empty()).then(|| notes.join(" "));
         Ok(GeneBatch {
             genes,
             not_found,

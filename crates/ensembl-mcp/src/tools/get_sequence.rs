@@ -108,10 +108,13 @@ pub(crate) struct Sequence {
     pub kind: String,
     /// `dna` or `protein`.
     pub molecule: Option<String>,
-    /// Letters in the whole sequence.
+    /// Letters in the whole sequence (not only the range returned).
     pub length: u64,
-    /// The letters (the first `max_length`).
+    /// The letters (the first `max_length` of the range asked).
     pub sequence: String,
+    /// With a sub-range: the positions `sequence` covers (1-based).
+    pub start: Option<u64>,
+    pub end: Option<u64>,
     /// True when `sequence` is cut.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
@@ -162,25 +165,43 @@ pub(crate) fn parse_region(raw: &str) -> Result<(String, u64, u64, i8), ApiError
     ) else {
         return Err(bad());
     };
-    if chromosome.is_empty() || start == 0 || end < start {
+    // No chromosome is near 10 Gb: larger numbers are typos (and would overflow).
+    if chromosome.is_empty() || start == 0 || end < start || end > 10_000_000_000 {
         return Err(bad());
     }
     Ok((chromosome.to_owned(), start, end, strand))
 }
 
-/// `text` cut to `max` letters.
+/// A record as a sequence: the letters `span` names (1-based, inclusive, cut at the
+/// sequence's end), else all, then at most `max` of them; `length` is the whole
+/// sequence's (or `length` when known otherwise, for a region fetched in part).
 fn capped(
     query: String,
     r: &SequenceRecord,
     kind: &str,
     max: u32,
     length: Option<u64>,
+    span: Option<(u64, u64)>,
 ) -> Sequence {
     let letters = r.seq.as_deref().unwrap_or("");
-    let full = length.unwrap_or(letters.len() as u64);
-    let kept: String = letters.chars().take(max as usize).collect();
+    let full = length.unwrap_or(letters.chars().count() as u64);
+    let (from, to) = match span {
+        Some((start, end)) => (start, end.min(full)),
+        None => (1, full),
+    };
+    let wanted = to.saturating_sub(from.saturating_sub(1));
+    let kept: String = letters
+        .chars()
+        .skip(usize::try_from(from.saturating_sub(1)).unwrap_or(usize::MAX))
+        .take(usize::try_from(wanted.min(u64::from(max))).unwrap_or(0))
+        .collect();
+    let kept_len = kept.chars().count() as u64;
     Sequence {
-        truncated: full > kept.len() as u64,
+        truncated: kept_len < wanted,
+        start: span.map(|_| from),
+        end: span
+            .map(|_| from + kept_len.saturating_sub(1))
+            .filter(|_| kept_len > 0),
         query,
         id: r.id.clone(),
         kind: kind.to_owned(),
@@ -219,7 +240,7 @@ impl EnsemblServer {
         let span = match (args.start, args.end) {
             (None, None) => None,
             (Some(s), Some(e)) if s >= 1 && e >= s => Some((s, e)),
-            (Some(s), None) if s >= 1 => Some((s, s.saturating_add(u64::from(max) - 1))),
+            (Some(s), None) if s >= 1 => Some((s, u64::MAX)),
             _ => {
                 return Err(invalid(
                     "Arguments 'start' and 'end' must give 1 ≤ start ≤ end.".to_owned(),
@@ -229,13 +250,6 @@ impl EnsemblServer {
                 ));
             }
         };
-        if span.is_some() && flanks != (0, 0) {
-            return Err(invalid(
-                "Flanks and a sub-range cannot be combined (Ensembl refuses it).".to_owned(),
-                "Pass either flank_5prime/flank_3prime or start/end.",
-                "flanks with start/end",
-            ));
-        }
         match (&args.region, args.ids.iter().any(|i| !i.trim().is_empty())) {
             (Some(region), false) => self.region_sequence(&args, region, max, flanks).await,
             (None, true) => self.id_sequences(&args, max, flanks, span).await,
@@ -309,11 +323,10 @@ impl EnsemblServer {
                 .filter(|(_, k)| k == kind)
                 .map(|(id, _)| id.clone())
                 .collect();
+            // Sub-ranges are cut here: Ensembl reads `start`/`end` of a transcript asked
+            // as protein as genomic offsets, and drops an ID whose `end` passes its end.
             async move {
-                let answer = self
-                    .ensembl
-                    .sequences(&ids, kind.name(), flanks, span)
-                    .await;
+                let answer = self.ensembl.sequences(&ids, kind.name(), flanks).await;
                 (*kind, answer)
             }
         });
@@ -340,7 +353,7 @@ impl EnsemblServer {
                 not_found.push(id.clone());
             }
             for r in records {
-                sequences.push(capped(id.clone(), r, kind.name(), max, None));
+                sequences.push(capped(id.clone(), r, kind.name(), max, None, span));
             }
         }
         let note = sequences.iter().any(|s| s.truncated).then(|| {
@@ -388,7 +401,7 @@ impl EnsemblServer {
         }
         // Ask only for what will be returned.
         let asked_end = if strand > 0 {
-            end.min(start + u64::from(max) - 1)
+            end.min(start.saturating_add(u64::from(max) - 1))
         } else {
             end
         };
@@ -417,7 +430,14 @@ impl EnsemblServer {
                 return Err(e);
             }
         };
-        let sequence = capped(raw.trim().to_owned(), &record, "genomic", max, Some(length));
+        let sequence = capped(
+            raw.trim().to_owned(),
+            &record,
+            "genomic",
+            max,
+            Some(length),
+            None,
+        );
         let note = sequence.truncated.then(|| {
             format!(
                 "Only the first {max} of {length} bases were fetched: raise max_length (up \

@@ -210,7 +210,16 @@ impl EnsemblServer {
                         PositionKind::Cds
                     });
                 let system = match (kind, parsed.feature) {
-                    (PositionKind::Protein, _) => "translation",
+                    (PositionKind::Protein, Feature::Protein) => "translation",
+                    (PositionKind::Protein, _) => {
+                        return Err(ApiError::invalid_input(
+                            "Protein positions belong to a protein ID (ENSP), not a transcript.",
+                            "Pass the transcript's protein (protein_id in \
+                             ensembl_predict_variant_effect, or the translation of \
+                             ensembl_get_transcript), or CDS positions ('cds') of the transcript.",
+                            raw.as_str(),
+                        ));
+                    }
                     (PositionKind::Cdna, Feature::Transcript) => "cdna",
                     (PositionKind::Cds, Feature::Transcript) => "cds",
                     _ => {

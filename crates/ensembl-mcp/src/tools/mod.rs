@@ -41,7 +41,7 @@ pub(crate) fn not_found(what: &str, id: &str, raw: &str) -> ApiError {
 /// caller's error: `INVALID_INPUT` on `species`.
 pub(crate) fn species_refused(e: &ApiError, species: &str) -> Option<ApiError> {
     let body = e.upstream_body()?.to_ascii_lowercase();
-    (e.upstream_status() == Some(400) && body.contains("species")).then(|| {
+    (e.upstream_status() == Some(400) && body.contains("internal name for species")).then(|| {
         ApiError::invalid_input(
             format!("Ensembl does not know the species '{species}'."),
             "Pass an Ensembl species name or alias such as 'human', 'homo_sapiens' or \

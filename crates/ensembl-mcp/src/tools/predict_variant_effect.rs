@@ -406,8 +406,18 @@ fn failure(input: &str, why: String) -> VariantEffect {
     }
 }
 
-/// Pair a batch's answers with its variants: by `input` as echoed, else (VEP rewrote the
-/// line) in order among the unmatched, when the counts agree.
+/// Chromosome and position of a VCF-like line `chrom pos id ref alt …`.
+fn line_place(line: &str) -> Option<(&str, i64)> {
+    let mut words = line.split_whitespace();
+    let chromosome = words.next()?;
+    let position = words.next()?.parse().ok()?;
+    Some((chromosome, position))
+}
+
+/// Pair a batch's answers with its variants: by `input` as echoed (rsIDs and HGVS come
+/// back as sent); for a VCF-like line, which VEP rewrites in its own format, by
+/// chromosome and position (the position after the line's, for an indel whose shared
+/// first base VEP trims); a lone variant with a lone answer pairs as it is.
 fn pair<'a>(sent: &[String], answers: &'a [VepResult]) -> Vec<Option<&'a VepResult>> {
     let mut out: Vec<Option<&VepResult>> = vec![None; sent.len()];
     let mut used = vec![false; answers.len()];
@@ -419,12 +429,32 @@ fn pair<'a>(sent: &[String], answers: &'a [VepResult]) -> Vec<Option<&'a VepResu
             used[j] = true;
         }
     }
-    let left: Vec<usize> = (0..answers.len()).filter(|j| !used[*j]).collect();
-    let open: Vec<usize> = (0..sent.len()).filter(|i| out[*i].is_none()).collect();
-    if left.len() == open.len() {
-        for (i, j) in open.into_iter().zip(left) {
-            out[i] = Some(&answers[j]);
+    for (i, text) in sent.iter().enumerate() {
+        if out[i].is_some() {
+            continue;
         }
+        let Some((chromosome, position)) = line_place(text) else {
+            continue;
+        };
+        let at = |a: &VepResult, p: i64| {
+            a.seq_region_name.as_deref() == Some(chromosome) && a.start == Some(p)
+        };
+        let found = (0..answers.len())
+            .find(|j| !used[*j] && at(&answers[*j], position))
+            .or_else(|| (0..answers.len()).find(|j| !used[*j] && at(&answers[*j], position + 1)));
+        if let Some(j) = found {
+            out[i] = Some(&answers[j]);
+            used[j] = true;
+        }
+    }
+    if let ([open], [left]) = (
+        &(0..sent.len())
+            .filter(|i| out[*i].is_none())
+            .collect::<Vec<_>>()[..],
+        &(0..answers.len()).filter(|j| !used[*j]).collect::<Vec<_>>()[..],
+    ) && sent.len() == 1
+    {
+        out[*open] = Some(&answers[*left]);
     }
     out
 }
@@ -535,10 +565,19 @@ impl EnsemblServer {
             Ok(Request::Batch { text, .. }) => text.clone(),
             _ => String::new(),
         };
+        // Each text once: two spellings of one variant (rs699, RS699) share its answer.
         let posts = batches.iter().map(|((form, refseq), members)| {
-            let sent: Vec<String> = members.iter().map(|i| text(*i)).collect();
+            let mut sent: Vec<String> = Vec::new();
+            for t in members.iter().map(|i| text(*i)) {
+                if !sent.contains(&t) {
+                    sent.push(t);
+                }
+            }
             let species = species.as_str();
-            async move { self.vep_batch(species, *form, *refseq, &sent).await }
+            async move {
+                let outcomes = self.vep_batch(species, *form, *refseq, &sent).await;
+                (sent, outcomes)
+            }
         });
         let places = requests.iter().enumerate().filter_map(|(i, r)| match r {
             Ok(Request::Place { region, allele }) => {
@@ -555,11 +594,17 @@ impl EnsemblServer {
                 items[i] = Some(failure(&inputs[i], why.clone()));
             }
         }
-        for ((_, members), outcomes) in batches.iter().zip(posted) {
-            for (at, outcome) in members.iter().zip(outcomes?) {
+        for ((_, members), (sent, outcomes)) in batches.iter().zip(posted) {
+            let outcomes = outcomes?;
+            for at in members {
+                let outcome = sent
+                    .iter()
+                    .position(|t| *t == text(*at))
+                    .and_then(|k| outcomes.get(k));
                 items[*at] = Some(match outcome {
-                    Ok(r) => effect(&inputs[*at], &r, args.all_transcripts),
-                    Err(why) => failure(&inputs[*at], why),
+                    Some(Ok(r)) => effect(&inputs[*at], r, args.all_transcripts),
+                    Some(Err(why)) => failure(&inputs[*at], why.clone()),
+                    None => failure(&inputs[*at], "No answer for this variant.".to_owned()),
                 });
             }
         }
@@ -666,8 +711,35 @@ mod tests {
             .map(|a| a.and_then(|a| a.input.as_deref()))
             .collect();
         assert_eq!(paired, [Some("rs1"), None, Some("rs3")]);
-        let rewritten = vec![answer("17 7676154 7676154 G/A 1")];
-        let line = vec!["17 7676154 . G A . . .".to_owned()];
-        assert!(pair(&line, &rewritten)[0].is_some());
+        // VCF lines come back rewritten, in VEP's order: paired by place, and a line
+        // VEP left out is not given another's answer.
+        let placed = |input: &str, chromosome: &str, start: i64| VepResult {
+            seq_region_name: Some(chromosome.to_owned()),
+            start: Some(start),
+            ..answer(input)
+        };
+        let lines = vec![
+            "17 7676154 . G A . . .".to_owned(),
+            "99 1 . A G . . .".to_owned(),
+            "1 156115215 . CGCC C . . .".to_owned(),
+        ];
+        let answers = vec![
+            placed("1 156115216 156115218 GCC/- 1", "1", 156_115_216),
+            placed("17 7676154 7676154 G/A 1", "17", 7_676_154),
+        ];
+        let paired: Vec<Option<&str>> = pair(&lines, &answers)
+            .into_iter()
+            .map(|a| a.and_then(|a| a.input.as_deref()))
+            .collect();
+        assert_eq!(
+            paired,
+            [
+                Some("17 7676154 7676154 G/A 1"),
+                None,
+                Some("1 156115216 156115218 GCC/- 1")
+            ]
+        );
+        let lone = vec![answer("X 31180437 31180437 C/T 1")];
+        assert!(pair(&["X 31180437 . C T . . .".to_owned()], &lone)[0].is_some());
     }
 }

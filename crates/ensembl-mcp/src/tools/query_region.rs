@@ -229,7 +229,7 @@ impl EnsemblServer {
             let narrower = format!(
                 "{chromosome}:{}-{}",
                 middle.saturating_sub(half).max(1),
-                middle + half - 1
+                middle.saturating_add(half - 1)
             );
             return Err(ApiError::invalid_input(
                 format!(

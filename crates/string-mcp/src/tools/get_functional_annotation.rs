@@ -141,7 +141,11 @@ fn category_rank(category: &str) -> (usize, String) {
 /// order, terms within one by how many proteins carry them (then by ID).
 fn rank(rows: &[AnnotationRow], categories: &[&str], protein_count: usize) -> Vec<AnnotationTerm> {
     let mut by_category: BTreeMap<(usize, String), Vec<AnnotationTerm>> = BTreeMap::new();
+    let mut seen = std::collections::HashSet::new();
     for t in rows.iter().filter_map(|r| term(r, protein_count)) {
+        if !seen.insert((t.category.clone(), t.term.clone())) {
+            continue;
+        }
         let wanted = categories.is_empty()
             || categories
                 .iter()
@@ -160,7 +164,6 @@ fn rank(rows: &[AnnotationRow], categories: &[&str], protein_count: usize) -> Ve
                 .cmp(&a.genes_in_set)
                 .then_with(|| a.term.cmp(&b.term))
         });
-        list.dedup_by(|a, b| a.term == b.term);
     }
     breadth_first(lists)
 }

@@ -161,7 +161,10 @@ fn hits(rows: &[HomologyRow], set: &set::Resolved, targets: &[Species]) -> Vec<H
                 .iter()
                 .position(|t| t == b.species())
                 .unwrap_or(targets.len());
-            let homolog_name = set.name_of(&b.bare()).unwrap_or("").to_owned();
+            let homolog_name = position
+                .get(&b.bare())
+                .map(|i| set.proteins[*i].2.clone())
+                .unwrap_or_default();
             Some((
                 at,
                 target,
@@ -258,19 +261,25 @@ impl StringServer {
             });
         }
         if !targets.is_empty() {
+            let with_hits: std::collections::HashSet<&str> =
+                all.iter().map(|h| h.protein.as_str()).collect();
             let missing: Vec<&str> = resolved
                 .proteins
                 .iter()
-                .filter(|(_, id, _)| {
-                    let curie = id.curie();
-                    !all.iter().any(|h| h.protein == curie)
-                })
+                .filter(|(_, id, _)| !with_hits.contains(id.curie().as_str()))
                 .map(|(_, _, name)| name.as_str())
                 .collect();
             if !missing.is_empty() && !all.is_empty() {
+                let shown: Vec<&str> = missing.iter().take(20).copied().collect();
                 notes.push(format!(
-                    "No hit in the target species for {}.",
-                    missing.join(", ")
+                    "No hit in the target species for {} proteins: {}{}.",
+                    missing.len(),
+                    shown.join(", "),
+                    if missing.len() > shown.len() {
+                        ", …"
+                    } else {
+                        ""
+                    }
                 ));
             }
         }
