@@ -24,8 +24,9 @@ use serde_json::json;
 
 use crate::ids::ChemblId;
 use crate::models::{
-    ChemblErrorBody, ChemblIdLookup, IndicationPage, Mechanism, MechanismPage, Molecule,
-    MoleculePage, Target, TargetPage, UniChemAnswer, UniChemSource, WarningPage,
+    Activity, ActivityPage, ChemblErrorBody, ChemblIdLookup, IndicationPage, Mechanism,
+    MechanismPage, Molecule, MoleculePage, Target, TargetPage, UniChemAnswer, UniChemSource,
+    WarningPage,
 };
 
 /// ChEMBL's data web services: 10 requests/s and 10 in flight, the standard retries;
@@ -289,6 +290,12 @@ impl ChemblClient {
     }
 }
 
+/// The activity fields the bioactivity tool returns (the 2017 recording's names).
+const ACTIVITY_FIELDS: &str = "activity_id,molecule_chembl_id,target_chembl_id,target_pref_name,\
+target_organism,assay_chembl_id,assay_description,assay_type,standard_type,standard_relation,\
+standard_value,standard_units,pchembl_value,document_chembl_id,document_year,activity_comment,\
+data_validity_comment";
+
 /// A list that may be longer than one page: the records read, and how many there are.
 #[derive(Debug, Clone)]
 pub(crate) struct Listed<T> {
@@ -362,6 +369,28 @@ impl ChemblClient {
         Ok(Listed {
             total: page.page_meta.and_then(|m| m.total()),
             records: only_requested(page.mechanisms, &wanted, |m| m.target_chembl_id.as_deref()),
+        })
+    }
+
+    /// `GET /activity.json` with `filters` (already in ChEMBL's names), one page of
+    /// `limit` from `offset`, only the fields the tool returns.
+    pub(crate) async fn activities(
+        &self,
+        filters: &[(&str, String)],
+        offset: u64,
+        limit: u32,
+    ) -> Result<Listed<Activity>, ApiError> {
+        let (offset, limit) = (offset.to_string(), limit.min(MAX_LIMIT).to_string());
+        let mut params: Vec<(&str, &str)> = filters.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        params.extend([
+            ("limit", limit.as_str()),
+            ("offset", offset.as_str()),
+            ("only", ACTIVITY_FIELDS),
+        ]);
+        let page: ActivityPage = self.http.get_json("activity.json", &params).await?;
+        Ok(Listed {
+            total: page.page_meta.and_then(|m| m.total()),
+            records: page.activities,
         })
     }
 

@@ -393,6 +393,59 @@ pub(crate) struct TargetPage {
     pub page_meta: Option<PageMeta>,
 }
 
+/// A bioactivity (`/activity.json`; recorded 2017, numbers as strings:
+/// `tests/fixtures/activity__target_chembl_id=CHEMBL2842.json`).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct Activity {
+    #[serde(default, deserialize_with = "lenient::string_opt")]
+    pub activity_id: Option<String>,
+    #[serde(default)]
+    pub molecule_chembl_id: Option<String>,
+    #[serde(default)]
+    pub target_chembl_id: Option<String>,
+    #[serde(default)]
+    pub target_pref_name: Option<String>,
+    #[serde(default)]
+    pub target_organism: Option<String>,
+    #[serde(default)]
+    pub assay_chembl_id: Option<String>,
+    #[serde(default)]
+    pub assay_description: Option<String>,
+    /// `B` binding, `F` functional, `A` ADME, `T` toxicity, `P` physicochemical.
+    #[serde(default)]
+    pub assay_type: Option<String>,
+    /// `IC50`, `Ki`, `Kd`, `EC50`…
+    #[serde(default)]
+    pub standard_type: Option<String>,
+    /// `=`, `<`, `>`…
+    #[serde(default)]
+    pub standard_relation: Option<String>,
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub standard_value: Option<f64>,
+    #[serde(default)]
+    pub standard_units: Option<String>,
+    /// −log10 of the molar potency; absent when ChEMBL computes none (never read as 0).
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub pchembl_value: Option<f64>,
+    #[serde(default)]
+    pub document_chembl_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::u32_opt")]
+    pub document_year: Option<u32>,
+    #[serde(default)]
+    pub activity_comment: Option<String>,
+    #[serde(default)]
+    pub data_validity_comment: Option<String>,
+}
+
+/// `/activity.json`: `{"activities": [...], "page_meta": {...}}`.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct ActivityPage {
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub activities: Vec<Activity>,
+    #[serde(default)]
+    pub page_meta: Option<PageMeta>,
+}
+
 /// ChEMBL's 400 body: `{"error_message": "..."}`.
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct ChemblErrorBody {
@@ -472,6 +525,12 @@ impl Answer for MoleculePage {
 impl Answer for MechanismPage {
     fn unusable(&self) -> Option<String> {
         page_without_meta(self.page_meta.as_ref(), self.mechanisms.len(), "mechanisms")
+    }
+}
+
+impl Answer for ActivityPage {
+    fn unusable(&self) -> Option<String> {
+        page_without_meta(self.page_meta.as_ref(), self.activities.len(), "activities")
     }
 }
 

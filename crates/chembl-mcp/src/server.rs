@@ -37,5 +37,6 @@ impl McpServer for ChemblServer {
             + Self::get_compound_router()
             + Self::get_compounds_batch_router()
             + Self::get_drug_profile_router()
+            + Self::get_bioactivities_router()
     }
 }

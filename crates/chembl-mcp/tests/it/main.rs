@@ -7,6 +7,7 @@
 
 mod batch;
 mod binary;
+mod bioactivities;
 mod compound;
 mod definitions;
 mod faults;
