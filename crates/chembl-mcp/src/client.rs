@@ -296,6 +296,15 @@ target_organism,assay_chembl_id,assay_description,assay_type,standard_type,stand
 standard_value,standard_units,pchembl_value,document_chembl_id,document_year,activity_comment,\
 data_validity_comment";
 
+/// How targets are looked for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum TargetQuery<'a> {
+    /// A UniProt accession of a component.
+    Accession(&'a str),
+    /// Words: a gene symbol, a name.
+    Text(&'a str),
+}
+
 /// A list that may be longer than one page: the records read, and how many there are.
 #[derive(Debug, Clone)]
 pub(crate) struct Listed<T> {
@@ -391,6 +400,29 @@ impl ChemblClient {
         Ok(Listed {
             total: page.page_meta.and_then(|m| m.total()),
             records: page.activities,
+        })
+    }
+
+    /// Targets with a component of this UniProt accession
+    /// (`/target.json?target_components__accession=`), or ChEMBL's target search
+    /// (`/target/search.json?q=`, best first with a `score`); one page.
+    pub(crate) async fn find_targets(
+        &self,
+        query: TargetQuery<'_>,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Listed<Target>, ApiError> {
+        let (offset, limit) = (offset.to_string(), limit.min(MAX_LIMIT).to_string());
+        let (path, key) = match query {
+            TargetQuery::Accession(_) => ("target.json", "target_components__accession"),
+            TargetQuery::Text(_) => ("target/search.json", "q"),
+        };
+        let (TargetQuery::Accession(value) | TargetQuery::Text(value)) = query;
+        let params = [(key, value), ("limit", &limit), ("offset", &offset)];
+        let page: TargetPage = self.http.get_json(path, &params).await?;
+        Ok(Listed {
+            total: page.page_meta.and_then(|m| m.total()),
+            records: page.targets,
         })
     }
 

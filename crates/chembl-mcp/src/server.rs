@@ -38,5 +38,7 @@ impl McpServer for ChemblServer {
             + Self::get_compounds_batch_router()
             + Self::get_drug_profile_router()
             + Self::get_bioactivities_router()
+            + Self::search_targets_router()
+            + Self::get_target_router()
     }
 }

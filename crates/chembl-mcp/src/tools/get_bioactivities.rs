@@ -56,6 +56,8 @@ pub(crate) struct BioactivitiesArgs {
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub(crate) struct Bioactivity {
+    /// ChEMBL's activity ID.
+    pub id: Option<String>,
     /// The compound's CURIE.
     pub molecule: Option<String>,
     /// The target's CURIE.
@@ -112,6 +114,7 @@ fn curie(id: Option<&String>) -> Option<String> {
 
 fn row(a: &Activity) -> Bioactivity {
     Bioactivity {
+        id: a.activity_id.clone(),
         molecule: curie(a.molecule_chembl_id.as_ref()),
         target: curie(a.target_chembl_id.as_ref()),
         target_name: a.target_pref_name.clone(),

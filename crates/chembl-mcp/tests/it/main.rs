@@ -18,3 +18,4 @@ mod progress;
 mod search;
 mod strict_clients;
 mod support;
+mod targets;
