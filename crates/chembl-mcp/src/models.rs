@@ -570,7 +570,8 @@ impl Row for Target {
 
 impl Answer for TargetPage {
     fn unusable(&self) -> Option<String> {
-        self.targets.unusable()
+        page_without_meta(self.page_meta.as_ref(), self.targets.len(), "targets")
+            .or_else(|| self.targets.unusable())
     }
 }
 

@@ -12,7 +12,7 @@ target_organism,assay_chembl_id,assay_description,assay_type,standard_type,stand
 standard_value,standard_units,pchembl_value,document_chembl_id,document_year,activity_comment,\
 data_validity_comment";
 
-async fn mount_ranked(up: &Upstreams, offset: &str, fixture: &str) {
+pub(crate) async fn mount_ranked(up: &Upstreams, offset: &str, fixture: &str) {
     chembl_get(
         "/activity.json",
         &[

@@ -18,25 +18,34 @@ fn every_tool_keeps_the_promises_of_a_tool_definition() {
 }
 
 #[tokio::test]
-async fn the_server_lists_its_three_tools() {
+async fn the_server_lists_its_tools() {
     let up = Upstreams::start().await;
     let client = up.client().await;
     assert_eq!(
         client.tool_names().await,
         [
+            "chembl_get_bioactivities",
             "chembl_get_compound",
             "chembl_get_compounds_batch",
-            "chembl_search_compounds"
+            "chembl_get_drug_profile",
+            "chembl_get_target",
+            "chembl_search_compounds",
+            "chembl_search_targets"
         ]
     );
     client.close().await;
 }
 
 #[test]
-fn the_instructions_are_the_fuzzy_to_fact_path_in_three_lines() {
+fn the_instructions_name_every_tool_in_three_lines() {
     let lines: Vec<&str> = ChemblServer::INSTRUCTIONS.lines().collect();
     assert_eq!(lines.len(), 3);
     assert!(lines[0].contains("chembl_search_compounds"));
-    assert!(lines[1].contains("chembl_get_compound"));
-    assert!(lines[2].contains("chembl_get_compounds_batch"));
+    for tool in lifesciences_core::tools::<ChemblServer>() {
+        assert!(
+            ChemblServer::INSTRUCTIONS.contains(tool.name.as_ref()),
+            "the instructions do not name {}",
+            tool.name
+        );
+    }
 }

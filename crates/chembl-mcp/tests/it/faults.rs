@@ -17,6 +17,14 @@ async fn every_tool_answers_every_upstream_fault() {
             ),
             ("chembl_search_compounds", json!({"query": "imatinib"})),
             (
+                "chembl_get_drug_profile",
+                json!({"chembl_id": "CHEMBL:419213"}),
+            ),
+            ("chembl_get_bioactivities", json!({"target": "CHEMBL:2842"})),
+            ("chembl_search_targets", json!({"query": "EGFR"})),
+            ("chembl_search_targets", json!({"query": "P00533"})),
+            ("chembl_get_target", json!({"target_id": "CHEMBL:203"})),
+            (
                 "chembl_search_compounds",
                 json!({"query": "KTUFNOKKBVMGRW-UHFFFAOYSA-N"}),
             ),

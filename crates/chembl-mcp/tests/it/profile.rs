@@ -11,7 +11,7 @@ use crate::support::{Upstreams, chembl_get, mount_molecule, mount_unknown_molecu
 
 const FORMS: &str = "CHEMBL419213,CHEMBL1237";
 
-async fn mount_lisinopril(up: &Upstreams, warnings: ResponseTemplate) {
+pub(crate) async fn mount_lisinopril(up: &Upstreams, warnings: ResponseTemplate) {
     mount_molecule(up, "CHEMBL419213", "molecule__CHEMBL419213.json").await;
     chembl_get(
         "/mechanism.json",

@@ -57,6 +57,19 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
         .mount(&up.chembl)
         .await;
     }
+    crate::profile::mount_lisinopril(
+        &up,
+        ok("drug_warning__molecule_chembl_id__in=CHEMBL419213,CHEMBL1237.json"),
+    )
+    .await;
+    crate::bioactivities::mount_ranked(
+        &up,
+        "0",
+        "activity__target_chembl_id=CHEMBL2842__limit=5.json",
+    )
+    .await;
+    crate::targets::mount_egfr(&up).await;
+    crate::targets::mount_egfr_search(&up).await;
     let client = up.client().await;
 
     // (tool, arguments that succeed, arguments that fail, the failure's code)
@@ -72,6 +85,30 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
             json!({"chembl_id": "CHEMBL:25"}),
             json!({"chembl_id": "CHEMBL:99999999"}),
             ErrorCode::EntityNotFound,
+        ),
+        (
+            "chembl_get_drug_profile",
+            json!({"chembl_id": "CHEMBL:419213"}),
+            json!({"chembl_id": "CHEMBL419213"}),
+            ErrorCode::UnresolvedEntity,
+        ),
+        (
+            "chembl_get_bioactivities",
+            json!({"target": "CHEMBL:2842", "limit": 5}),
+            json!({}),
+            ErrorCode::InvalidInput,
+        ),
+        (
+            "chembl_search_targets",
+            json!({"query": "EGFR"}),
+            json!({"query": "EGFR", "limit": 0}),
+            ErrorCode::InvalidInput,
+        ),
+        (
+            "chembl_get_target",
+            json!({"target_id": "CHEMBL:203"}),
+            json!({"target_id": "CHEMBL203"}),
+            ErrorCode::UnresolvedEntity,
         ),
         (
             "chembl_search_compounds",

@@ -12,13 +12,7 @@ use crate::support::{SLIM_ONLY, Upstreams, chembl_get, ok};
 #[tokio::test]
 async fn egfr_as_a_human_single_protein_from_the_target_search() {
     let up = Upstreams::start().await;
-    chembl_get(
-        "/target/search.json",
-        &[("q", "EGFR"), ("limit", "20"), ("offset", "0")],
-    )
-    .respond_with(ok("target_search__q=EGFR.json"))
-    .mount(&up.chembl)
-    .await;
+    mount_egfr_search(&up).await;
     let client = up.client().await;
 
     let page = client
@@ -81,9 +75,8 @@ async fn a_uniprot_accession_finds_its_targets_by_component() {
     client.close().await;
 }
 
-#[tokio::test]
-async fn a_target_with_the_drugs_acting_on_it_in_three_requests() {
-    let up = Upstreams::start().await;
+/// EGFR's record, the mechanisms on it, and the drugs' names.
+pub(crate) async fn mount_egfr(up: &Upstreams) {
     chembl_get("/target/CHEMBL203.json", &[])
         .respond_with(ok("target__CHEMBL203.json"))
         .mount(&up.chembl)
@@ -106,6 +99,23 @@ async fn a_target_with_the_drugs_acting_on_it_in_three_requests() {
     .respond_with(ok("molecule__in=CHEMBL939,CHEMBL553__only=slim.json"))
     .mount(&up.chembl)
     .await;
+}
+
+/// `target/search.json?q=EGFR`.
+pub(crate) async fn mount_egfr_search(up: &Upstreams) {
+    chembl_get(
+        "/target/search.json",
+        &[("q", "EGFR"), ("limit", "20"), ("offset", "0")],
+    )
+    .respond_with(ok("target_search__q=EGFR.json"))
+    .mount(&up.chembl)
+    .await;
+}
+
+#[tokio::test]
+async fn a_target_with_the_drugs_acting_on_it_in_three_requests() {
+    let up = Upstreams::start().await;
+    mount_egfr(&up).await;
     let client = up.client().await;
 
     let target = client
