@@ -118,7 +118,51 @@ impl ChemblClient {
     ) -> Result<Searched, ApiError> {
         let (offset, limit) = (offset.to_string(), limit.min(MAX_LIMIT).to_string());
         let params = [("q", query), ("limit", &limit), ("offset", &offset)];
-        match self.http.get_json("molecule/search.json", &params).await {
+        self.page_or_refusal("molecule/search.json", &params).await
+    }
+
+    /// A structure search, one page: `GET /similarity/{smiles}/{threshold}.json` (most
+    /// similar first, each with `similarity`) or `GET /substructure/{smiles}.json`; the
+    /// SMILES is one path segment, percent-encoded. A 400 (a SMILES ChEMBL cannot read, a
+    /// threshold it refuses) is [`Searched::Refused`] with ChEMBL's words.
+    pub(crate) async fn structure_search(
+        &self,
+        smiles: &str,
+        threshold: Option<u32>,
+        offset: u64,
+        limit: u32,
+    ) -> Result<Searched, ApiError> {
+        let segment = encode_path_segment(smiles)?;
+        let path = match threshold {
+            Some(t) => format!("similarity/{segment}/{t}.json"),
+            None => format!("substructure/{segment}.json"),
+        };
+        let (offset, limit) = (offset.to_string(), limit.min(MAX_LIMIT).to_string());
+        self.page_or_refusal(&path, &[("limit", &limit), ("offset", &offset)])
+            .await
+    }
+
+    /// `GET /molecule.json?molecule_structures__standard_inchi_key=`: the molecules with
+    /// this standard InChIKey (recorded for aspirin's key, 2023 or earlier).
+    pub(crate) async fn by_inchi_key(&self, key: &str) -> Result<MoleculePage, ApiError> {
+        self.http
+            .get_json(
+                "molecule.json",
+                &[
+                    ("molecule_structures__standard_inchi_key", key),
+                    ("limit", "100"),
+                ],
+            )
+            .await
+    }
+
+    /// A list answer, or ChEMBL's refusal (400) with its `error_message`.
+    async fn page_or_refusal(
+        &self,
+        path: &str,
+        params: &[(&str, &str)],
+    ) -> Result<Searched, ApiError> {
+        match self.http.get_json(path, params).await {
             Ok(page) => Ok(Searched::Page(page)),
             Err(e) if e.upstream_status() == Some(400) => Ok(Searched::Refused {
                 reason: e

@@ -112,6 +112,10 @@ pub(crate) struct Molecule {
     /// Search relevance, on `/molecule/search.json` only.
     #[serde(default, deserialize_with = "lenient::f64_opt")]
     pub score: Option<f64>,
+    /// Similarity to the query structure in percent, on `/similarity` only; a string
+    /// such as `"85.4166686534881591796875"` in the recordings.
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub similarity: Option<f64>,
 }
 
 impl Molecule {

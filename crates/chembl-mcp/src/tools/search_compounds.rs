@@ -30,10 +30,21 @@ const EXACT_LIMIT: u32 = 100;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SearchCompoundsArgs {
-    /// What to look for: a drug or compound name, trade name, synonym, research code or
-    /// part of one, e.g. `imatinib`, `Gleevec`, `STI-571`, `acetylsal`. At least 2
-    /// characters; 2-character queries match names and synonyms exactly.
-    pub query: String,
+    /// A name, trade name, synonym, research code or part of one (`imatinib`,
+    /// `Gleevec`, `STI-571`), or a standard InChIKey (exact match). At least 2 characters.
+    #[serde(default)]
+    pub query: Option<String>,
+    /// Instead of `query`: compounds similar to this SMILES, most similar first.
+    #[serde(default)]
+    pub similar_to: Option<String>,
+    /// With `similar_to`: the lowest similarity, in percent.
+    #[serde(default, deserialize_with = "lenient::opt_u32")]
+    #[schemars(range(min = 70, max = 100))]
+    #[schemars(extend("default" = 70))]
+    pub similarity: Option<u32>,
+    /// Instead of `query`: compounds containing this SMILES as a substructure.
+    #[serde(default)]
+    pub substructure: Option<String>,
     /// Results per page, 1–100.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 1, max = 100))]
@@ -68,8 +79,10 @@ pub(crate) struct CompoundHit {
     /// E.g. `Small molecule`, `Antibody`.
     pub molecule_type: Option<String>,
     /// Relevance, 0–1, best first: ChEMBL's own score divided by the query's top score
-    /// (1 for exact matches of a 2-character query).
+    /// (1 for exact matches; similarity / 100 for a similarity search).
     pub score: Option<f64>,
+    /// Similarity to `similar_to`, in percent.
+    pub similarity: Option<f64>,
 }
 
 /// Where the next page starts, and the query's top score so later pages normalise
@@ -92,6 +105,7 @@ fn hit(m: &Molecule, score: f64, slim: bool) -> CompoundHit {
         max_phase: None,
         molecule_type: None,
         score: None,
+        similarity: None,
     };
     if !slim {
         hit.molecular_weight = m.molecule_properties.as_ref().and_then(|p| p.full_mwt);
@@ -122,6 +136,34 @@ fn normalise(
             _ => by_rank(i),
         })
         .collect()
+}
+
+/// A standard InChIKey: 14 letters, a dash, 10 letters, a dash, one letter.
+fn is_inchi_key(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    matches!(parts.as_slice(), [a, b, c]
+        if a.len() == 14 && b.len() == 10 && c.len() == 1
+            && s.bytes().all(|x| x.is_ascii_uppercase() || x == b'-'))
+}
+
+/// `INVALID_INPUT` for a structure search ChEMBL refused (a SMILES it cannot read, a
+/// threshold it does not take).
+fn structure_refused(smiles: &str, reason: Option<String>, similarity: Option<u32>) -> ApiError {
+    let said = reason
+        .map(|m| format!(" ChEMBL said: {}.", m.trim_end_matches('.')))
+        .unwrap_or_default();
+    let hint = match similarity {
+        Some(_) => {
+            "Pass a valid SMILES (e.g. 'CC(=O)Oc1ccccc1C(=O)O') and a similarity from 70 \
+                    to 100 percent."
+        }
+        None => "Pass a valid SMILES fragment, e.g. 'c1ccccc1C(=O)O'.",
+    };
+    ApiError::invalid_input(
+        format!("ChEMBL could not run a structure search for '{smiles}'.{said}"),
+        hint,
+        smiles,
+    )
 }
 
 /// Whether `m`'s preferred name or one of its synonyms is `query`, ignoring case.
@@ -156,10 +198,10 @@ fn merge_exact(query: &str, by_name: MoleculePage, by_synonym: MoleculePage) -> 
 
 #[tool_router(router = search_compounds_router, vis = "pub(crate)")]
 impl ChemblServer {
-    /// Search ChEMBL compounds by name, trade name, synonym or part of one, ranked by
-    /// ChEMBL's relevance (score 0–1, best first), a page at a time. Returns CURIEs for
-    /// `chembl_get_compound`. Example: `{"query": "imatinib", "page_size": 5}`; next page:
-    /// `{"query": "imatinib", "page_size": 5, "cursor": "<pagination.cursor>"}`.
+    /// Search ChEMBL compounds by name, trade name, synonym or part of one (ranked by
+    /// ChEMBL's relevance, score 0–1), by InChIKey, or by structure: similar to a SMILES
+    /// (with the similarity) or containing one. A page at a time; CURIEs for
+    /// chembl_get_compound. Example: `{"query": "imatinib", "page_size": 5}`.
     #[tool(
         title = "Search ChEMBL compounds",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
@@ -169,7 +211,33 @@ impl ChemblServer {
         Parameters(args): Parameters<SearchCompoundsArgs>,
     ) -> Result<Json<PaginationEnvelope<CompoundHit>>, ApiError> {
         let args = args?;
-        let query = SearchQuery::parse(&args.query).map_err(|e| {
+        let given = |v: &Option<String>| {
+            v.as_deref()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        };
+        let (similar_to, substructure) = (given(&args.similar_to), given(&args.substructure));
+        let modes = [
+            args.query.is_some(),
+            similar_to.is_some(),
+            substructure.is_some(),
+        ];
+        if modes.iter().filter(|m| **m).count() != 1 {
+            return Err(ApiError::invalid_input(
+                "Pass one of 'query', 'similar_to' or 'substructure'.",
+                "E.g. {\"query\": \"imatinib\"}, {\"similar_to\": \"CC(=O)Oc1ccccc1C(=O)O\", \
+                 \"similarity\": 80} or {\"substructure\": \"c1ccccc1C(=O)O\"}.",
+                "query, similar_to, substructure",
+            ));
+        }
+        if let Some(smiles) = similar_to.as_deref().or(substructure.as_deref()) {
+            return self
+                .structure_search(&args, smiles, similar_to.is_some())
+                .await;
+        }
+        let raw_query = args.query.clone().unwrap_or_default();
+        let query = SearchQuery::parse(&raw_query).map_err(|e| {
             e.with_hint(
                 "Minimum query length is 2 characters: search with a drug or compound name, \
                  trade name or research code, e.g. 'imatinib', 'Gleevec' or 'STI-571'.",
@@ -183,6 +251,44 @@ impl ChemblServer {
             _ => Position::default(),
         };
         let offset = position.offset;
+
+        if is_inchi_key(query.as_str()) {
+            // An InChIKey names one structure: its molecules, exactly.
+            let found = self.chembl.by_inchi_key(query.as_str()).await?;
+            let matches: Vec<&Molecule> = found
+                .molecules
+                .iter()
+                .filter(|m| {
+                    m.molecule_structures
+                        .as_ref()
+                        .and_then(|x| x.standard_inchi_key.as_deref())
+                        .is_none_or(|k| k == query.as_str())
+                })
+                .collect();
+            let items: Vec<CompoundHit> = matches
+                .iter()
+                .skip(usize::try_from(offset).unwrap_or(usize::MAX))
+                .take(page_size as usize)
+                .map(|m| hit(m, 1.0, slim))
+                .collect();
+            let next = offset + items.len() as u64;
+            let total = matches.len() as u64;
+            let cursor = (next < total).then(|| {
+                cursor::encode(
+                    &scope,
+                    &Position {
+                        offset: next,
+                        top_score: None,
+                    },
+                )
+            });
+            return Ok(Json(PaginationEnvelope::new(
+                items,
+                cursor,
+                Some(total),
+                page_size,
+            )));
+        }
 
         if query.as_str().chars().count() < UPSTREAM_MIN_CHARS {
             let (by_name, by_synonym) = futures::try_join!(
@@ -222,7 +328,7 @@ impl ChemblServer {
         };
         let found = match self.chembl.search(&text, offset, page_size).await? {
             Searched::Page(page) => page,
-            Searched::Refused { reason } => return Err(refused(&text, &args.query, reason)),
+            Searched::Refused { reason } => return Err(refused(&text, &raw_query, reason)),
         };
         let total = found.page_meta.as_ref().and_then(|m| m.total());
         let top_score = position.top_score.or_else(|| {
@@ -251,6 +357,74 @@ impl ChemblServer {
                 &Position {
                     offset: next,
                     top_score,
+                },
+            )
+        });
+        Ok(Json(PaginationEnvelope::new(
+            items, cursor, total, page_size,
+        )))
+    }
+}
+
+impl ChemblServer {
+    /// A similarity or substructure search, one upstream page per call.
+    async fn structure_search(
+        &self,
+        args: &SearchCompoundsArgs,
+        smiles: &str,
+        similar: bool,
+    ) -> Result<Json<PaginationEnvelope<CompoundHit>>, ApiError> {
+        let page_size = in_range("page_size", args.page_size, 1, 100, 50)?;
+        let slim = args.slim.unwrap_or(false);
+        let threshold = if similar {
+            Some(in_range("similarity", args.similarity, 70, 100, 70)?)
+        } else {
+            None
+        };
+        let scope = format!(
+            "chembl_search_compounds|structure|{smiles}|{}",
+            threshold.map_or("sub".to_owned(), |t| t.to_string())
+        );
+        let offset = match args.cursor.as_deref().map(str::trim) {
+            Some(c) if !c.is_empty() => cursor::decode::<Position>(c, &scope)?.offset,
+            _ => 0,
+        };
+        let found = match self
+            .chembl
+            .structure_search(smiles, threshold, offset, page_size)
+            .await?
+        {
+            Searched::Page(page) => page,
+            Searched::Refused { reason } => {
+                return Err(structure_refused(smiles, reason, threshold));
+            }
+        };
+        let total = found.page_meta.as_ref().and_then(|m| m.total());
+        let items: Vec<CompoundHit> = found
+            .molecules
+            .iter()
+            .map(|m| {
+                let mut h = hit(m, m.similarity.map_or(1.0, |s| s / 100.0), slim);
+                if slim {
+                    return h;
+                }
+                if similar {
+                    h.similarity = m.similarity.map(|s| (s * 100.0).round() / 100.0);
+                } else {
+                    h.score = None;
+                }
+                h
+            })
+            .collect();
+        let next = offset + items.len() as u64;
+        let more =
+            !items.is_empty() && total.map_or(items.len() == page_size as usize, |t| next < t);
+        let cursor = more.then(|| {
+            cursor::encode(
+                &scope,
+                &Position {
+                    offset: next,
+                    top_score: None,
                 },
             )
         });

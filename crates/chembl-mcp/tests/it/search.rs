@@ -278,7 +278,18 @@ async fn bad_arguments_are_invalid_input() {
             "Unknown argument 'limit'",
         ),
         (json!({"query": "aspirin", "slim": "maybe"}), "'slim'"),
-        (json!({}), "Argument 'query' is required."),
+        (
+            json!({}),
+            "Pass one of 'query', 'similar_to' or 'substructure'.",
+        ),
+        (
+            json!({"query": "aspirin", "substructure": "c1ccccc1"}),
+            "Pass one of",
+        ),
+        (
+            json!({"similar_to": "CC(=O)Oc1ccccc1C(=O)O", "similarity": 40}),
+            "between 70 and 100",
+        ),
     ] {
         let e = client.call_err("chembl_search_compounds", args).await;
         assert_eq!(e.code, ErrorCode::InvalidInput);
@@ -391,5 +402,111 @@ async fn a_refused_query_echoes_exactly_what_was_sent() {
         "{}",
         e.recovery_hint
     );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn compounds_similar_to_aspirin_come_most_similar_first_with_their_similarity() {
+    let up = Upstreams::start().await;
+    chembl_get(
+        "/similarity/CC%28%3DO%29Oc1ccccc1C%28%3DO%29O/80.json",
+        &[("limit", "50"), ("offset", "0")],
+    )
+    .respond_with(ok("similarity__aspirin__80.json"))
+    .mount(&up.chembl)
+    .await;
+    let client = up.client().await;
+
+    let page = client
+        .call_ok(
+            "chembl_search_compounds",
+            json!({"similar_to": "CC(=O)Oc1ccccc1C(=O)O", "similarity": 80}),
+        )
+        .await;
+
+    let first = &page["items"][0];
+    assert_eq!(first["id"], "CHEMBL:2296002");
+    assert_eq!(first["similarity"], 100.0);
+    assert_eq!(first["score"], 1.0);
+    assert_eq!(page["items"][2]["name"], "CARBASPIRIN CALCIUM");
+    assert_eq!(page["items"][2]["similarity"], 88.89);
+    assert_eq!(page["pagination"]["total_count"], 4);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_substructure_search_and_an_unreadable_smiles() {
+    let up = Upstreams::start().await;
+    chembl_get(
+        "/substructure/c1ccccc1C%28%3DO%29O.json",
+        &[("limit", "50"), ("offset", "0")],
+    )
+    .respond_with(ok("similarity__aspirin__80.json"))
+    .mount(&up.chembl)
+    .await;
+    chembl_get(
+        "/substructure/C1CC.json",
+        &[("limit", "50"), ("offset", "0")],
+    )
+    .respond_with(
+        ResponseTemplate::new(400).set_body_string(
+            r#"{"error_message": "Input string C1CC is not a valid SMILES string"}"#,
+        ),
+    )
+    .mount(&up.chembl)
+    .await;
+    let client = up.client().await;
+
+    let page = client
+        .call_ok(
+            "chembl_search_compounds",
+            json!({"substructure": "c1ccccc1C(=O)O"}),
+        )
+        .await;
+    assert_eq!(page["items"].as_array().unwrap().len(), 4);
+    assert!(page["items"][0].get("similarity").is_none());
+    assert!(page["items"][0].get("score").is_none());
+
+    let err = client
+        .call_err("chembl_search_compounds", json!({"substructure": "C1CC"}))
+        .await;
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    assert!(
+        err.message.contains("not a valid SMILES"),
+        "{}",
+        err.message
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn an_inchikey_finds_its_molecule_exactly() {
+    let up = Upstreams::start().await;
+    chembl_get(
+        "/molecule.json",
+        &[
+            (
+                "molecule_structures__standard_inchi_key",
+                "BSYNRYMUTXBXSQ-UHFFFAOYSA-N",
+            ),
+            ("limit", "100"),
+        ],
+    )
+    .respond_with(ok(
+        "molecule__standard_inchi_key=BSYNRYMUTXBXSQ-UHFFFAOYSA-N.json",
+    ))
+    .mount(&up.chembl)
+    .await;
+    let client = up.client().await;
+
+    let page = client
+        .call_ok(
+            "chembl_search_compounds",
+            json!({"query": "BSYNRYMUTXBXSQ-UHFFFAOYSA-N"}),
+        )
+        .await;
+    assert_eq!(page["items"][0]["id"], "CHEMBL:25");
+    assert_eq!(page["items"][0]["score"], 1.0);
+    assert_eq!(up.chembl.received_requests().await.unwrap().len(), 1);
     client.close().await;
 }
