@@ -55,6 +55,10 @@ pub(crate) struct Compound {
     pub parent_id: Option<String>,
     /// Year of first approval.
     pub first_approval: Option<u32>,
+    /// Computed properties (ChEMBL's, of the molecule as recorded).
+    pub properties: Option<Properties>,
+    /// ATC level-5 codes, sorted, e.g. `B01AC06`.
+    pub atc_codes: Option<Vec<String>>,
     /// The same compound elsewhere: `chembl`; `pubchem_substance` (PubChem SIDs, from
     /// ChEMBL); `uniprot` (targets of its mechanisms of action); `drugbank`, `pdb`
     /// (ligand code), `kegg`, `iuphar` and `pubchem_compound` (CID), from UniChem (for a
@@ -65,6 +69,30 @@ pub(crate) struct Compound {
     /// e.g. `{"uniprot": 57}`; omitted when no list was cut.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub cross_reference_counts: BTreeMap<String, u32>,
+}
+
+/// ChEMBL's computed properties of a compound.
+#[serde_with::skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct Properties {
+    /// Calculated logP (ALogP).
+    pub alogp: Option<f64>,
+    /// Polar surface area, Å².
+    pub psa: Option<f64>,
+    /// Hydrogen-bond donors.
+    pub hbd: Option<u32>,
+    /// Hydrogen-bond acceptors.
+    pub hba: Option<u32>,
+    pub rotatable_bonds: Option<u32>,
+    pub aromatic_rings: Option<u32>,
+    /// Rule-of-five violations.
+    pub ro5_violations: Option<u32>,
+    /// Quantitative estimate of drug-likeness, 0–1.
+    pub qed: Option<f64>,
+    /// Molecular weight of the parent (salt stripped), g/mol.
+    pub mw_freebase: Option<f64>,
+    /// Monoisotopic mass, g/mol.
+    pub mw_monoisotopic: Option<f64>,
 }
 
 /// Most synonyms, and most values of one cross-reference list, in a record.
@@ -118,6 +146,8 @@ impl Compound {
             structure_type: None,
             parent_id: None,
             first_approval: None,
+            properties: None,
+            atc_codes: None,
             cross_references: None,
             cross_reference_counts: BTreeMap::new(),
         }
@@ -152,6 +182,29 @@ impl Compound {
             parent_id: (!parent.eq_ignore_ascii_case(&m.molecule_chembl_id))
                 .then(|| ChemblId::curie_of_upstream(parent)),
             first_approval: m.first_approval,
+            properties: m.molecule_properties.as_ref().map(|p| Properties {
+                alogp: p.alogp,
+                psa: p.psa,
+                hbd: p.hbd,
+                hba: p.hba,
+                rotatable_bonds: p.rtb,
+                aromatic_rings: p.aromatic_rings,
+                ro5_violations: p.num_ro5_violations,
+                qed: p.qed_weighted,
+                mw_freebase: p.mw_freebase,
+                mw_monoisotopic: p.mw_monoisotopic,
+            }),
+            atc_codes: {
+                let mut codes: Vec<String> = m
+                    .atc_classifications
+                    .iter()
+                    .map(|c| c.trim().to_owned())
+                    .filter(|c| !c.is_empty())
+                    .collect();
+                codes.sort();
+                codes.dedup();
+                (!codes.is_empty()).then_some(codes)
+            },
             cross_references: Some(cross_references),
             cross_reference_counts,
             ..Self::slim(m)
@@ -229,7 +282,7 @@ fn capped(full: &CrossReferences) -> (CrossReferences, BTreeMap<String, u32>) {
 /// What a full record adds to the molecule: its targets' accessions and UniChem's links.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Extras {
-    /// UniProt accessions of the targets of the parent's mechanisms.
+    /// UniProt accessions of the targets of the mechanisms of the compound and its parent.
     pub uniprot: Vec<String>,
     /// UniChem's source records (its parent's for a salt UniChem has nothing on; empty
     /// when UniChem failed or is paused).
@@ -248,15 +301,21 @@ pub(crate) async fn fetch_extras(
     molecules: &[&Molecule],
     progress: &Progress,
 ) -> Result<HashMap<String, Extras>, ApiError> {
+    // Mechanisms of both forms: mostly curated against the parent, but some only
+    // against a salt (lisinopril's under its dihydrate, per a published report of live
+    // calls).
     let accessions = async {
-        let mut parents: Vec<String> = Vec::new();
+        let mut forms: Vec<String> = Vec::new();
         for m in molecules {
             let parent = m.parent_chembl_id().to_ascii_uppercase();
-            if !parents.contains(&parent) {
-                parents.push(parent);
+            let own = m.molecule_chembl_id.to_ascii_uppercase();
+            for form in [parent, own] {
+                if !forms.contains(&form) {
+                    forms.push(form);
+                }
             }
         }
-        uniprot_by_parent(chembl, &parents).await
+        uniprot_by_parent(chembl, &forms).await
     };
     // No more UniChem lookups in flight than UniChem's own concurrency cap: a lookup that
     // has not started yet can still see that UniChem is paused and skip it.
@@ -290,8 +349,14 @@ pub(crate) async fn fetch_extras(
         .map(|m| {
             let id = m.molecule_chembl_id.to_ascii_uppercase();
             let parent = m.parent_chembl_id().to_ascii_uppercase();
+            let mut uniprot: Vec<String> = accessions.get(&parent).cloned().unwrap_or_default();
+            for a in accessions.get(&id).into_iter().flatten() {
+                if !uniprot.contains(a) {
+                    uniprot.push(a.clone());
+                }
+            }
             let extras = Extras {
-                uniprot: accessions.get(&parent).cloned().unwrap_or_default(),
+                uniprot,
                 unichem: links.remove(&id).unwrap_or_default(),
             };
             (id, extras)

@@ -112,6 +112,9 @@ pub(crate) struct Molecule {
     /// Search relevance, on `/molecule/search.json` only.
     #[serde(default, deserialize_with = "lenient::f64_opt")]
     pub score: Option<f64>,
+    /// ATC level-5 codes (`B01AC06`), in no stable order.
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub atc_classifications: Vec<String>,
     /// Similarity to the query structure in percent, on `/similarity` only; a string
     /// such as `"85.4166686534881591796875"` in the recordings.
     #[serde(default, deserialize_with = "lenient::f64_opt")]
@@ -154,6 +157,30 @@ pub(crate) struct MoleculeProperties {
     /// Molecular weight of the full molecule, a decimal string such as `"180.16"`.
     #[serde(default, deserialize_with = "lenient::f64_opt")]
     pub full_mwt: Option<f64>,
+    /// Of the parent (salt stripped).
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub mw_freebase: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub mw_monoisotopic: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub alogp: Option<f64>,
+    /// Polar surface area, Å².
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub psa: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::u32_opt")]
+    pub hba: Option<u32>,
+    #[serde(default, deserialize_with = "lenient::u32_opt")]
+    pub hbd: Option<u32>,
+    /// Rotatable bonds.
+    #[serde(default, deserialize_with = "lenient::u32_opt")]
+    pub rtb: Option<u32>,
+    #[serde(default, deserialize_with = "lenient::u32_opt")]
+    pub aromatic_rings: Option<u32>,
+    #[serde(default, deserialize_with = "lenient::u32_opt")]
+    pub num_ro5_violations: Option<u32>,
+    /// Weighted quantitative estimate of drug-likeness, 0–1.
+    #[serde(default, deserialize_with = "lenient::f64_opt")]
+    pub qed_weighted: Option<f64>,
 }
 
 /// `molecule_structures`.

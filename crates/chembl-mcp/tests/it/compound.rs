@@ -199,13 +199,13 @@ async fn slim_is_one_request_and_three_fields() {
     client.close().await;
 }
 
-/// Imatinib mesylate (CHEMBL1642) and, as the only mechanisms and targets served, those of
-/// its parent CHEMBL941: mechanisms are curated against the parent, not the salt.
+/// Imatinib mesylate (CHEMBL1642), whose mechanisms are asked with its parent's
+/// (CHEMBL941) in one request; the recorded ones are the parent's.
 async fn mount_imatinib_salt(up: &Upstreams) {
     mount_molecule(up, "CHEMBL1642", "molecule__CHEMBL1642.json").await;
-    mount_mechanisms(
+    crate::support::mount_mechanisms_of(
         up,
-        "CHEMBL941",
+        "CHEMBL941,CHEMBL1642",
         "mechanism__molecule_chembl_id=CHEMBL941.json",
     )
     .await;
@@ -235,6 +235,57 @@ async fn a_salt_takes_its_targets_from_the_parents_mechanisms() {
     assert_eq!(
         c["cross_references"],
         json!({"uniprot": ["P00519"], "chembl": "CHEMBL1642"})
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn lisinopril_dihydrate_takes_its_target_from_a_mechanism_curated_for_the_salt() {
+    let up = Upstreams::start().await;
+    mount_molecule(&up, "CHEMBL419213", "molecule__CHEMBL419213.json").await;
+    crate::support::mount_mechanisms_of(
+        &up,
+        "CHEMBL1237,CHEMBL419213",
+        "mechanism__molecule_chembl_id__in=CHEMBL419213,CHEMBL1237.json",
+    )
+    .await;
+    mount_targets(&up, "CHEMBL1808", "1", "target__summary__CHEMBL1808.json").await;
+    mount_unichem(&up, "CHEMBL419213", ok("unichem_compounds__not_found.json")).await;
+    mount_unichem(&up, "CHEMBL1237", ok("unichem_compounds__not_found.json")).await;
+    let client = up.client().await;
+
+    let c = client
+        .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:419213"}))
+        .await;
+
+    // None under the parent, one under the salt: found because both forms are asked.
+    assert_eq!(c["parent_id"], "CHEMBL:1237");
+    assert_eq!(c["cross_references"]["uniprot"], json!(["P12821"]));
+    client.close().await;
+}
+
+#[tokio::test]
+async fn properties_and_atc_codes_come_with_the_record() {
+    let up = Upstreams::start().await;
+    mount_molecule(&up, "CHEMBL25", "molecule__CHEMBL25.json").await;
+    mount_mechanisms(&up, "CHEMBL25", "mechanism__empty.json").await;
+    mount_unichem(&up, "CHEMBL25", ok("unichem_compounds__not_found.json")).await;
+    let client = up.client().await;
+
+    let c = client
+        .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
+        .await;
+
+    // The recorded aspirin record (numbers as strings upstream).
+    assert_eq!(
+        c["properties"],
+        json!({"alogp": 1.31, "psa": 63.6, "hbd": 1, "hba": 3, "rotatable_bonds": 2,
+               "aromatic_rings": 1, "ro5_violations": 0, "qed": 0.55, "mw_freebase": 180.16,
+               "mw_monoisotopic": 180.0423})
+    );
+    assert_eq!(
+        c["atc_codes"],
+        json!(["A01AD05", "B01AC06", "N02BA01", "N02BA51", "N02BA71"])
     );
     client.close().await;
 }
@@ -414,7 +465,7 @@ async fn a_salt_unichem_has_nothing_on_borrows_its_parents_links() {
 async fn a_compound_unichem_knows_does_not_borrow_from_its_parent() {
     let up = Upstreams::start().await;
     mount_molecule(&up, "CHEMBL1642", "molecule__CHEMBL1642.json").await;
-    mount_mechanisms(&up, "CHEMBL941", "mechanism__empty.json").await;
+    crate::support::mount_mechanisms_of(&up, "CHEMBL941,CHEMBL1642", "mechanism__empty.json").await;
     // Constructed: UniChem's aspirin answer, served for the salt.
     mount_unichem(&up, "CHEMBL1642", ok("unichem_compounds__CHEMBL25.json")).await;
     let client = up.client().await;

@@ -152,6 +152,22 @@ pub(crate) async fn mount_mechanisms(up: &Upstreams, parent: &str, fixture: &str
     .await;
 }
 
+/// `/mechanism.json?molecule_chembl_id__in=<ids>&limit=1000&offset=0`: the mechanisms of a
+/// salt and its parent, asked together.
+pub(crate) async fn mount_mechanisms_of(up: &Upstreams, ids: &str, fixture: &str) {
+    chembl_get(
+        "/mechanism.json",
+        &[
+            ("molecule_chembl_id__in", ids),
+            ("limit", "1000"),
+            ("offset", "0"),
+        ],
+    )
+    .respond_with(ok(fixture))
+    .mount(&up.chembl)
+    .await;
+}
+
 /// `/target.json?target_chembl_id__in=<ids>&only=target_chembl_id,target_components&limit=n`.
 pub(crate) async fn mount_targets(up: &Upstreams, ids: &str, limit: &str, fixture: &str) {
     chembl_get(
