@@ -1,8 +1,10 @@
 //! The ChEMBL demo script: search by drug name and by trade name, fetch aspirin's full
 //! record with its cross-references (ChEMBL's mechanisms → targets → UniProt, UniChem's
 //! DrugBank, PDB ligand, KEGG and PubChem CID), show the errors that steer an agent back
-//! (a bare ChEMBL ID, an unknown ID), and look up several compounds in one call. The mock
-//! serves the fixtures of `crates/chembl-mcp/tests/fixtures` (provenance in their README).
+//! (a bare ChEMBL ID, an unknown ID), and look up several compounds in one call. Then a
+//! target scenario: a gene symbol to its target, the most potent compounds measured on
+//! it, and a drug's profile with its boxed warning. The mock serves the fixtures of
+//! `crates/chembl-mcp/tests/fixtures` (provenance in their README).
 
 use serde_json::json;
 use wiremock::matchers::{body_partial_json, method, path, query_param};
@@ -34,6 +36,43 @@ fn unichem(compound: &str, name: &str) -> Mock {
 
 pub(crate) fn script() -> Script {
     let mocks = vec![
+        Mock::given(method("GET"))
+            .and(path("/chembl/target/search.json"))
+            .and(query_param("q", "MTOR"))
+            .respond_with(fixture(CRATE, "target_search__q=MTOR.json")),
+        Mock::given(method("GET"))
+            .and(path("/chembl/activity.json"))
+            .and(query_param("target_chembl_id", "CHEMBL2842"))
+            .respond_with(fixture(
+                CRATE,
+                "activity__target_chembl_id=CHEMBL2842__limit=5.json",
+            )),
+        get(
+            "/chembl/molecule/CHEMBL419213.json",
+            "molecule__CHEMBL419213.json",
+        ),
+        Mock::given(method("GET"))
+            .and(path("/chembl/mechanism.json"))
+            .and(query_param(
+                "molecule_chembl_id__in",
+                "CHEMBL419213,CHEMBL1237",
+            ))
+            .respond_with(fixture(
+                CRATE,
+                "mechanism__molecule_chembl_id__in=CHEMBL419213,CHEMBL1237.json",
+            )),
+        get(
+            "/chembl/drug_indication.json",
+            "drug_indication__molecule_chembl_id__in=CHEMBL419213,CHEMBL1237.json",
+        ),
+        get(
+            "/chembl/drug_warning.json",
+            "drug_warning__molecule_chembl_id__in=CHEMBL419213,CHEMBL1237.json",
+        ),
+        Mock::given(method("GET"))
+            .and(path("/chembl/target.json"))
+            .and(query_param("target_chembl_id__in", "CHEMBL1808"))
+            .respond_with(fixture(CRATE, "target__summary__CHEMBL1808.json")),
         search("imatinib", "molecule_search__q=imatinib.json"),
         search("Gleevec", "molecule_search__q=Gleevec.json"),
         search("CHEMBL99999999", "molecule_search__empty.json"),
@@ -109,6 +148,24 @@ pub(crate) fn script() -> Script {
                 tool: "chembl_get_compounds_batch",
                 arguments: json!({"chembl_ids":
                     ["CHEMBL:192", "CHEMBL:27", "CHEMBL:25", "CHEMBL:99999999", "CHEMBL25"]}),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "A gene symbol to its ChEMBL target (human, single protein)",
+                tool: "chembl_search_targets",
+                arguments: json!({"query": "MTOR", "organism": "human"}),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "Compounds measured on it, ranked by pChEMBL upstream (the recorded page keeps its source's order)",
+                tool: "chembl_get_bioactivities",
+                arguments: json!({"target": "CHEMBL:2842", "limit": 5}),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "A drug's profile from its salt: mechanism, indication, boxed warning",
+                tool: "chembl_get_drug_profile",
+                arguments: json!({"chembl_id": "CHEMBL:419213"}),
                 expect: Expect::Ok,
             },
         ],

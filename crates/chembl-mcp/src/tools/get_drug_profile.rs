@@ -75,7 +75,7 @@ pub(crate) struct MechanismItem {
     pub uniprot: Vec<String>,
     /// False when the drug acts indirectly.
     pub direct: Option<bool>,
-    pub max_phase: Option<f64>,
+    pub max_phase: Option<serde_json::Number>,
     /// The form it is curated against (the compound or its parent).
     pub curated_for: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -92,7 +92,7 @@ pub(crate) struct IndicationItem {
     pub mesh_id: Option<String>,
     pub mesh_heading: Option<String>,
     /// Highest phase for this indication (4 approved).
-    pub max_phase: Option<f64>,
+    pub max_phase: Option<serde_json::Number>,
     pub curated_for: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<String>,
@@ -127,7 +127,7 @@ pub(crate) struct DrugProfile {
     pub name: Option<String>,
     /// Its parent, when it is a salt or another form.
     pub parent: Option<String>,
-    pub max_phase: Option<f64>,
+    pub max_phase: Option<serde_json::Number>,
     pub mechanisms: Section<MechanismItem>,
     pub indications: Section<IndicationItem>,
     pub warnings: Section<WarningItem>,
@@ -209,7 +209,7 @@ fn mechanism(m: &Mechanism, targets: &HashMap<String, Target>) -> MechanismItem 
             })
             .unwrap_or_default(),
         direct: m.direct_interaction.map(|d| d != 0.0),
-        max_phase: m.max_phase,
+        max_phase: m.max_phase.and_then(crate::compound::phase),
         curated_for: curie(m.molecule_chembl_id.as_ref()),
         references: refs(&m.mechanism_refs),
     }
@@ -221,7 +221,7 @@ fn indication(i: &Indication) -> IndicationItem {
         efo_term: i.efo_term.clone(),
         mesh_id: i.mesh_id.clone(),
         mesh_heading: i.mesh_heading.clone(),
-        max_phase: i.max_phase_for_ind,
+        max_phase: i.max_phase_for_ind.and_then(crate::compound::phase),
         curated_for: curie(i.molecule_chembl_id.as_ref()),
         references: refs(&i.indication_refs),
     }
@@ -321,7 +321,7 @@ impl ChemblServer {
             id: id.curie(),
             name: molecule.pref_name.clone(),
             parent: (parent != own).then(|| ChemblId::curie_of_upstream(&parent)),
-            max_phase: molecule.max_phase,
+            max_phase: molecule.max_phase.and_then(crate::compound::phase),
             mechanisms: section(mechanisms, |m| mechanism(m, &targets)),
             indications: section(indications, indication),
             warnings: section(warnings, warning),

@@ -52,7 +52,7 @@ pub(crate) struct ActingDrug {
     /// E.g. `INHIBITOR`.
     pub action_type: Option<String>,
     pub mechanism: Option<String>,
-    pub max_phase: Option<f64>,
+    pub max_phase: Option<serde_json::Number>,
 }
 
 /// A target in full.
@@ -91,16 +91,21 @@ fn drugs(
                     }),
                     action_type: m.action_type.clone(),
                     mechanism: m.mechanism_of_action.clone(),
-                    max_phase: m.max_phase,
+                    max_phase: m.max_phase.and_then(crate::compound::phase),
                 };
                 if !items.contains(&drug) {
                     items.push(drug);
                 }
             }
-            items.sort_by(|a, b| {
-                b.max_phase
+            let phase = |d: &ActingDrug| {
+                d.max_phase
+                    .as_ref()
+                    .and_then(|p| p.as_f64())
                     .unwrap_or(-1.0)
-                    .total_cmp(&a.max_phase.unwrap_or(-1.0))
+            };
+            items.sort_by(|a, b| {
+                phase(b)
+                    .total_cmp(&phase(a))
                     .then_with(|| a.name.cmp(&b.name))
             });
             let cut = listed

@@ -85,7 +85,7 @@ async fn what_lisinopril_acts_on_is_for_and_is_warned_about_from_its_salt() {
         json!({"action_type": "INHIBITOR", "mechanism": "Angiotensin-converting enzyme inhibitor",
                "target": "CHEMBL:1808", "target_name": "Angiotensin-converting enzyme",
                "target_type": "SINGLE PROTEIN", "uniprot": ["P12821"], "direct": true,
-               "max_phase": 4.0, "curated_for": "CHEMBL:419213",
+               "max_phase": 4, "curated_for": "CHEMBL:419213",
                "references": ["PubMed:18955539"]})
     );
     // The indication and the warning hang off the parent.

@@ -135,7 +135,7 @@ async fn a_target_with_the_drugs_acting_on_it_in_three_requests() {
     assert_eq!(
         drugs["items"][0],
         json!({"compound": "CHEMBL:553", "name": "ERLOTINIB", "action_type": "INHIBITOR",
-               "mechanism": "Epidermal growth factor receptor erbB1 inhibitor", "max_phase": 4.0})
+               "mechanism": "Epidermal growth factor receptor erbB1 inhibitor", "max_phase": 4})
     );
     assert_eq!(up.chembl.received_requests().await.unwrap().len(), 3);
     client.close().await;
