@@ -96,3 +96,100 @@ async fn live_unknown_ids_and_batches() {
     assert_eq!(batch["items"][0]["id"], "CHEMBL:941");
     client.close().await;
 }
+
+#[tokio::test]
+#[ignore = "live: reaches ChEMBL; run with cargo xtask live"]
+async fn live_targets_by_symbol_and_accession_and_the_drugs_on_egfr() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // target/search and target_components__accession: no recording exists.
+    for query in ["EGFR", "P00533"] {
+        let page = client
+            .call_ok(
+                "chembl_search_targets",
+                json!({"query": query, "organism": "human", "target_type": "SINGLE PROTEIN"}),
+            )
+            .await;
+        assert_eq!(page["items"][0]["id"], "CHEMBL:203", "{query}: {page:#}");
+    }
+    // mechanism.json?target_chembl_id= and the target record's cross_references.
+    let target = client
+        .call_ok("chembl_get_target", json!({"target_id": "CHEMBL:203"}))
+        .await;
+    assert!(target["drugs"]["count"].as_u64().unwrap() > 0, "{target:#}");
+    assert_eq!(target["drugs"]["status"], "complete", "{target:#}");
+    client.close().await;
+}
+
+#[tokio::test]
+#[ignore = "live: reaches ChEMBL; run with cargo xtask live"]
+async fn live_lisinopril_profile_reads_both_forms_and_warnings() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // drug_warning: no recording exists; the salt/parent case as reported.
+    let profile = client
+        .call_ok(
+            "chembl_get_drug_profile",
+            json!({"chembl_id": "CHEMBL:419213"}),
+        )
+        .await;
+    assert_eq!(profile["parent"], "CHEMBL:1237", "{profile:#}");
+    assert!(
+        profile["mechanisms"]["count"].as_u64().unwrap() > 0,
+        "{profile:#}"
+    );
+    assert!(
+        profile["indications"]["count"].as_u64().unwrap() > 0,
+        "{profile:#}"
+    );
+    assert_eq!(profile["warnings"]["status"], "complete", "{profile:#}");
+    client.close().await;
+}
+
+#[tokio::test]
+#[ignore = "live: reaches ChEMBL; run with cargo xtask live"]
+async fn live_structure_searches_and_activities() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    let similar = client
+        .call_ok(
+            "chembl_search_compounds",
+            json!({"similar_to": "CC(=O)Oc1ccccc1C(=O)O", "similarity": 70, "page_size": 5}),
+        )
+        .await;
+    assert!(
+        similar["items"][0]["similarity"].as_f64().unwrap() >= 70.0,
+        "{similar:#}"
+    );
+    // Substructure: no recording exists.
+    let sub = client
+        .call_ok(
+            "chembl_search_compounds",
+            json!({"substructure": "c1ccccc1C(=O)O", "page_size": 5}),
+        )
+        .await;
+    assert!(!sub["items"].as_array().unwrap().is_empty(), "{sub:#}");
+    let ranked = client
+        .call_ok(
+            "chembl_get_bioactivities",
+            json!({"target": "CHEMBL:203", "standard_type": "IC50", "limit": 5}),
+        )
+        .await;
+    let p: Vec<f64> = ranked["activities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a["pchembl"].as_f64())
+        .collect();
+    assert!(
+        p.windows(2).all(|w| w[0] >= w[1]),
+        "ranked by pChEMBL: {p:?}"
+    );
+    client.close().await;
+}
