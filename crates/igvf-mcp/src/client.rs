@@ -72,6 +72,8 @@ pub(crate) enum Endpoint {
     VariantsDrugs,
     DrugsVariants,
     VariantLd,
+    /// `/variants/summary`: one object, not a page.
+    VariantsSummary,
 }
 
 /// The query parameters that identify a variant on the variant-side edge endpoints.
@@ -91,7 +93,7 @@ const PAGING: [&str; 2] = ["page", "limit"];
 impl Endpoint {
     /// Every endpoint, for the spec tests.
     #[cfg(test)]
-    pub(crate) const ALL: [Endpoint; 32] = [
+    pub(crate) const ALL: [Endpoint; 33] = [
         Self::Genes,
         Self::Transcripts,
         Self::Proteins,
@@ -124,6 +126,7 @@ impl Endpoint {
         Self::VariantsDrugs,
         Self::DrugsVariants,
         Self::VariantLd,
+        Self::VariantsSummary,
     ];
 
     /// The path under the base URL, without a leading slash (as in the spec).
@@ -161,6 +164,7 @@ impl Endpoint {
             Self::VariantsDrugs => "variants/drugs",
             Self::DrugsVariants => "drugs/variants",
             Self::VariantLd => "variants/variant-ld",
+            Self::VariantsSummary => "variants/summary",
         }
     }
 
@@ -187,6 +191,8 @@ impl Endpoint {
             Self::GenesDiseases => 25,
             // /complexes takes no limit and always answers pages of 25.
             Self::Complexes => 25,
+            // One object.
+            Self::VariantsSummary => 1,
             Self::Proteins | Self::ProteinsComplexes | Self::ComplexesProteins => 50,
             Self::Drugs
             | Self::VariantsProteins
@@ -204,9 +210,15 @@ impl Endpoint {
         }
     }
 
-    /// Whether the endpoint takes `limit` (only `/complexes` does not).
+    /// Whether the endpoint takes `limit` (`/complexes` does not; nor does
+    /// `/variants/summary`, which is not paged).
     pub(crate) fn takes_limit(self) -> bool {
-        self != Self::Complexes
+        !matches!(self, Self::Complexes | Self::VariantsSummary)
+    }
+
+    /// Whether the endpoint is paged (`page`); `/variants/summary` answers one object.
+    pub(crate) fn paged(self) -> bool {
+        self != Self::VariantsSummary
     }
 
     /// The parameter names this server may send to the endpoint.
@@ -250,12 +262,16 @@ impl Endpoint {
             Self::VariantsDrugs => &[&VARIANT_KEYS],
             Self::DrugsVariants => &[&["drug_id", "drug_name"]],
             Self::VariantLd => &[&VARIANT_KEYS, &["r2", "d_prime", "ancestry"]],
+            Self::VariantsSummary => &[&["variant_id", "spdi", "hgvs", "ca_id", "organism"]],
         };
         for group in extra {
             names.extend_from_slice(group);
         }
         if !self.takes_limit() {
             names.retain(|n| *n != "limit");
+        }
+        if !self.paged() {
+            names.retain(|n| *n != "page");
         }
         names
     }
@@ -454,6 +470,31 @@ impl IgvfClient {
                 return Ok(Fetched { items, more: true });
             }
             page += 1;
+        }
+    }
+}
+
+impl IgvfClient {
+    /// The one object an unpaged endpoint answers (`/variants/summary`); `None` for a
+    /// miss (trpc's 404).
+    pub(crate) async fn object<T>(&self, request: &Request) -> Result<Option<T>, ApiError>
+    where
+        T: DeserializeOwned + lifesciences_core::Answer + Send + 'static,
+    {
+        let query: Vec<(&str, &str)> = request
+            .query
+            .iter()
+            .map(|(k, v)| (*k, v.as_str()))
+            .collect();
+        match self
+            .http
+            .get_json::<T>(request.endpoint.path(), &query)
+            .await
+        {
+            Ok(value) => Ok(Some(value)),
+            Err(e) if e.upstream_status() == Some(404) && is_trpc_not_found(&e) => Ok(None),
+            Err(e) if e.upstream_status() == Some(400) => Err(map_bad_request(e, request)),
+            Err(e) => Err(e),
         }
     }
 }

@@ -422,6 +422,59 @@ pub(crate) struct GenomicElement {
     pub source: Option<String>,
 }
 
+/// `/variants/summary` (recorded: `tests/fixtures/variants_summary__*`): the variant's
+/// names, gnomAD frequencies (overall and by population), CADD and nearest genes.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct VariantSummary {
+    #[serde(default)]
+    pub allele_frequencies_gnomad: Option<BTreeMap<String, Value>>,
+    #[serde(default)]
+    pub cadd_scores: Option<CaddScores>,
+    #[serde(default)]
+    pub nearest_genes: Option<NearestGenes>,
+    #[serde(default)]
+    pub summary: Option<Value>,
+}
+
+/// `cadd_scores`: `raw` and `phread` (sic, the PHRED-scaled score).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct CaddScores {
+    #[serde(default, deserialize_with = "lenient::f64")]
+    pub raw: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::f64")]
+    pub phread: Option<f64>,
+}
+
+/// `nearest_genes`: the nearest gene and the nearest coding gene.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct NearestGenes {
+    #[serde(default, rename = "nearestGene")]
+    pub nearest_gene: Option<NearbyGene>,
+    #[serde(default, rename = "nearestCodingGene")]
+    pub nearest_coding_gene: Option<NearbyGene>,
+}
+
+/// A gene near a variant.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct NearbyGene {
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub gene_name: Option<String>,
+    #[serde(default, deserialize_with = "lenient::f64")]
+    pub distance: Option<f64>,
+}
+
+impl lifesciences_core::Answer for VariantSummary {
+    fn unusable(&self) -> Option<String> {
+        (self.summary.is_none()
+            && self.allele_frequencies_gnomad.is_none()
+            && self.cadd_scores.is_none()
+            && self.nearest_genes.is_none())
+        .then(|| "a variant summary with none of its parts".to_owned())
+    }
+}
+
 /// One PharmGKB study parameter set (its p-value key is `p-value`).
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct StudyParameters {

@@ -130,7 +130,8 @@ fn extra_mocks() -> Vec<Mock> {
             .respond_with(fixture("ensembl-mcp", name))
     };
     vec![
-        // Imatinib mesylate, its parent's mechanisms and their target (ABL1).
+        // Imatinib mesylate, the mechanisms of it and its parent (asked together; the
+        // recorded ones are the parent's) and their target (ABL1).
         chembl(
             "/molecule/CHEMBL1642.json",
             &[],
@@ -138,7 +139,7 @@ fn extra_mocks() -> Vec<Mock> {
         ),
         chembl(
             "/mechanism.json",
-            &[("molecule_chembl_id", "CHEMBL941")],
+            &[("molecule_chembl_id__in", "CHEMBL941,CHEMBL1642")],
             "mechanism__molecule_chembl_id=CHEMBL941.json",
         ),
         chembl(

@@ -5,10 +5,17 @@ use lifesciences_core::{ApiError, Parameters};
 use rmcp::{Json, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
+use std::collections::BTreeMap;
+
+use crate::client::{Endpoint, Request};
 use crate::entities::Entity;
 use crate::ids::{Hint, Identifier, detect};
 use crate::lookup::{Found, Record, lookup};
+use crate::models::{GenomicElement, NearbyGene, Variant, VariantSummary};
 use crate::server::IgvfServer;
+
+/// Most containing elements listed.
+const MAX_ELEMENTS: u32 = 20;
 
 /// Arguments of `igvf_get_entity`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -46,6 +53,172 @@ pub struct EntityResult {
     /// a multi-allelic rsID, or other isoforms with the same UniProt accession).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub other_matches: Vec<String>,
+    /// For a variant: its summary (CADD, gnomAD by population, nearest genes) and the
+    /// regulatory elements that contain it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant_context: Option<VariantContext>,
+}
+
+/// What the first questions about a variant need, in the same call.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct VariantContext {
+    /// CADD PHRED-scaled score (above 20: among the 1 % most deleterious).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cadd_phred: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cadd_raw: Option<f64>,
+    /// gnomAD allele frequency, all samples.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gnomad_af: Option<f64>,
+    /// gnomAD allele frequency by population (e.g. `african`, `east_asian`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub gnomad_af_by_population: BTreeMap<String, f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nearest_gene: Option<NearGene>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nearest_coding_gene: Option<NearGene>,
+    /// Regulatory elements whose span holds the variant (the first 20).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub containing_elements: Vec<ContainingElement>,
+    /// True when more elements contain it than are listed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub more_elements: bool,
+    /// A part that could not be read, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A gene near a variant.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct NearGene {
+    /// Ensembl gene ID (pass it to igvf_get_entity).
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Bases between the variant and the gene (0 inside it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f64>,
+}
+
+/// A regulatory element containing a variant.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ContainingElement {
+    /// The element's ID, e.g. a cCRE accession.
+    pub id: String,
+    /// E.g. `candidate cis regulatory element`.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// E.g. `dELS: distal Enhancer-like signal`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub annotation: Option<String>,
+    /// `chr:start-end`, 0-based half-open as the catalog stores it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+fn near(g: Option<&NearbyGene>) -> Option<NearGene> {
+    let g = g?;
+    Some(NearGene {
+        id: g.id.clone()?,
+        name: g.gene_name.clone(),
+        distance: g.distance,
+    })
+}
+
+/// The summary's parts.
+fn summarised(summary: &VariantSummary, context: &mut VariantContext) {
+    context.cadd_phred = summary.cadd_scores.as_ref().and_then(|c| c.phread);
+    context.cadd_raw = summary.cadd_scores.as_ref().and_then(|c| c.raw);
+    if let Some(freqs) = &summary.allele_frequencies_gnomad {
+        context.gnomad_af = freqs.get("total").and_then(serde_json::Value::as_f64);
+        for (population, value) in freqs {
+            if let Some(total) = value.get("total").and_then(serde_json::Value::as_f64) {
+                context
+                    .gnomad_af_by_population
+                    .insert(population.clone(), total);
+            }
+        }
+    }
+    let genes = summary.nearest_genes.as_ref();
+    context.nearest_gene = near(genes.and_then(|g| g.nearest_gene.as_ref()));
+    context.nearest_coding_gene = near(genes.and_then(|g| g.nearest_coding_gene.as_ref()));
+}
+
+impl IgvfServer {
+    /// A variant's summary and the elements containing it, asked at once; either failing
+    /// leaves a note, not a failed call.
+    async fn variant_context(&self, v: &Variant) -> Option<VariantContext> {
+        let spdi = v.spdi.clone().unwrap_or_else(|| v.id.clone());
+        let summary_request = Request::new(Endpoint::VariantsSummary).param("variant_id", spdi);
+        let region = match (&v.chr, v.pos) {
+            (Some(chr), Some(pos)) => Some(format!(
+                "{}:{pos}-{}",
+                if chr.starts_with("chr") {
+                    chr.clone()
+                } else {
+                    format!("chr{chr}")
+                },
+                pos + 1
+            )),
+            _ => None,
+        };
+        let (summary, elements) = futures::join!(
+            self.catalog.object::<VariantSummary>(&summary_request),
+            async {
+                match &region {
+                    Some(r) => Some(
+                        self.catalog
+                            .fetch::<GenomicElement>(
+                                &Request::new(Endpoint::GenomicElements).param("region", r.clone()),
+                                MAX_ELEMENTS,
+                            )
+                            .await,
+                    ),
+                    None => None,
+                }
+            }
+        );
+        let mut context = VariantContext::default();
+        let mut notes = Vec::new();
+        match summary {
+            Ok(Some(s)) => summarised(&s, &mut context),
+            Ok(None) => notes.push("The catalog has no summary for this variant.".to_owned()),
+            Err(e) => notes.push(format!(
+                "The summary could not be read ({}).",
+                e.to_envelope().error.message.trim_end_matches('.')
+            )),
+        }
+        match elements {
+            Some(Ok(found)) => {
+                context.more_elements = found.more;
+                context.containing_elements = found
+                    .items
+                    .into_iter()
+                    .filter_map(|e| {
+                        Some(ContainingElement {
+                            location: match (&e.chr, e.start, e.end) {
+                                (Some(c), Some(s), Some(x)) => Some(format!("{c}:{s}-{x}")),
+                                _ => None,
+                            },
+                            id: e.name?,
+                            kind: e.element_type,
+                            annotation: e.source_annotation,
+                            source: e.source,
+                        })
+                    })
+                    .collect();
+            }
+            Some(Err(e)) => notes.push(format!(
+                "The containing elements could not be read ({}).",
+                e.to_envelope().error.message.trim_end_matches('.')
+            )),
+            None => {}
+        }
+        context.note = (!notes.is_empty()).then(|| notes.join(" "));
+        Some(context)
+    }
 }
 
 impl EntityResult {
@@ -56,6 +229,7 @@ impl EntityResult {
             matched_synonym: found.matched_via.map(|_| id.value()),
             other_matches: found.others.iter().map(Record::id).collect(),
             entity: Entity::from(found.best),
+            variant_context: None,
         }
     }
 }
@@ -65,7 +239,9 @@ impl IgvfServer {
     /// Look up one entity of the IGVF Catalog knowledge graph by any identifier: genes,
     /// variants, transcripts, proteins, diseases and other ontology terms, drugs,
     /// complexes, pathways. The type is detected from the form (hint overrides); the
-    /// result is the normalised entity with `_type`, an `id`, and cross-references.
+    /// result is the normalised entity with `_type`, an `id`, and cross-references; a
+    /// variant also comes with CADD, gnomAD by population, nearest genes and the
+    /// regulatory elements containing it.
     /// Gene symbols match exactly (never a fuzzy neighbour). Example: `{"id": "BRCA1"}`.
     #[tool(
         title = "Get an entity by any identifier",
@@ -78,6 +254,12 @@ impl IgvfServer {
         let args = args?;
         let id = detect(&args.id, args.hint)?;
         let found = lookup(&self.catalog, &id, &args.id).await?;
-        Ok(Json(EntityResult::new(&id, found)))
+        let context = match &found.best {
+            Record::Variant(v) => self.variant_context(v).await,
+            _ => None,
+        };
+        let mut result = EntityResult::new(&id, found);
+        result.variant_context = context;
+        Ok(Json(result))
     }
 }

@@ -6,7 +6,10 @@ use serde_json::{Value, json};
 use wiremock::ResponseTemplate;
 use wiremock::matchers::{method, path};
 
-use crate::{assert_requests_follow_the_spec, empty, fixture, fixtures, requests, route, setup};
+use crate::{
+    assert_requests_follow_the_spec, empty, fixture, fixtures, mount_variant_context, requests,
+    route, setup,
+};
 
 #[tokio::test]
 async fn the_symbol_brca1_resolves_to_the_exact_gene() {
@@ -333,6 +336,7 @@ const FORMS: &[FormCase] = &[
 async fn every_identifier_form_reaches_its_endpoint_with_its_parameter() {
     for (input, hint, at, param, value, fixture_name, kind, id) in FORMS {
         let (upstream, client) = setup().await;
+        mount_variant_context(&upstream).await;
         route(
             &upstream,
             at.trim_start_matches('/'),
@@ -347,8 +351,10 @@ async fn every_identifier_form_reaches_its_endpoint_with_its_parameter() {
         let entity = client.call_ok("igvf_get_entity", args).await;
         assert_eq!(entity["_type"], *kind, "{input}");
         assert_eq!(entity["id"], *id, "{input}");
+        // One look-up; a variant adds its summary and the elements containing it.
         let sent = requests(&upstream).await;
-        assert_eq!(sent.len(), 1, "{input}: {sent:?}");
+        let expected = if *kind == "variant" { 3 } else { 1 };
+        assert_eq!(sent.len(), expected, "{input}: {sent:?}");
         assert_eq!(sent[0].0, *at, "{input}");
         assert!(
             sent[0]
@@ -395,6 +401,7 @@ async fn ontology_terms_in_both_forms_ask_for_the_same_catalog_key() {
 #[tokio::test]
 async fn entities_are_mapped_without_nulls_and_with_their_quirks_handled() {
     let (upstream, client) = setup().await;
+    mount_variant_context(&upstream).await;
     route(
         &upstream,
         "proteins",
@@ -473,6 +480,7 @@ async fn entities_are_mapped_without_nulls_and_with_their_quirks_handled() {
 #[tokio::test]
 async fn an_rsid_with_several_alleles_names_the_others() {
     let (upstream, client) = setup().await;
+    mount_variant_context(&upstream).await;
     // Two alleles at one site share the rsID (constructed from the rs80357906 fixture).
     let mut records: Value = fixtures().json("variants__rsid=rs80357906.json");
     let mut second = records[0].clone();
@@ -658,4 +666,91 @@ async fn a_wrong_shape_is_upstream_error_not_not_found_and_not_cached() {
         }
         client.close().await;
     }
+}
+
+/// Evaluation questions 6, 10 and 12 (genomic elements overlapping or containing a
+/// variant; genes linked to NC_000020.11:3658947:A:G, nearest genes included): one call.
+/// The summary is the recorded one; the containing element is constructed from the shape
+/// of the recorded `/genomic-elements` answer.
+#[tokio::test]
+async fn q6_q10_q12_a_variant_comes_with_its_summary_nearest_genes_and_containing_elements() {
+    let (upstream, client) = setup().await;
+    route(
+        &upstream,
+        "variants",
+        &[("spdi", "NC_000020.11:3658947:A:G")],
+        fixture("variants__spdi=NC_000020.11_3658947_A_G.json"),
+    )
+    .await;
+    route(
+        &upstream,
+        "variants/summary",
+        &[("variant_id", "NC_000020.11:3658947:A:G")],
+        fixture("variants_summary__variant_id=NC_000020.11_3658947_A_G.json"),
+    )
+    .await;
+    route(
+        &upstream,
+        "genomic-elements",
+        &[("region", "chr20:3658947-3658948")],
+        ResponseTemplate::new(200).set_body_json(json!([{
+            "_id": "EH38E3340000", "name": "EH38E3340000", "chr": "chr20",
+            "start": 3658800, "end": 3659100, "type": "candidate cis regulatory element",
+            "source_annotation": "pELS: proximal Enhancer-like signal", "source": "ENCODE_SCREEN (ccREs)",
+            "source_url": "https://www.encodeproject.org/files/ENCFF420VPZ/"
+        }])),
+    )
+    .await;
+    let client_args = json!({"id": "NC_000020.11:3658947:A:G"});
+
+    let v = client.call_ok("igvf_get_entity", client_args).await;
+
+    let context = &v["variant_context"];
+    assert_eq!(context["cadd_phred"], 1.044);
+    assert_eq!(context["gnomad_af"], 0.229546);
+    assert_eq!(context["gnomad_af_by_population"]["african"], 0.347651);
+    assert_eq!(
+        context["nearest_gene"],
+        json!({"id": "ENSG00000125861", "name": "GFRA4", "distance": 300.0})
+    );
+    assert_eq!(
+        context["containing_elements"],
+        json!([{"id": "EH38E3340000", "type": "candidate cis regulatory element",
+                "annotation": "pELS: proximal Enhancer-like signal",
+                "location": "chr20:3658800-3659100", "source": "ENCODE_SCREEN (ccREs)"}])
+    );
+    // The look-up, then the summary and the elements at once: three requests.
+    let sent = requests(&upstream).await;
+    assert_eq!(sent.len(), 3, "{sent:?}");
+    assert_requests_follow_the_spec(&upstream).await;
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_variant_whose_summary_fails_still_answers_and_says_so() {
+    let (upstream, client) = setup().await;
+    route(
+        &upstream,
+        "variants",
+        &[("spdi", "NC_000020.11:3658947:A:G")],
+        fixture("variants__spdi=NC_000020.11_3658947_A_G.json"),
+    )
+    .await;
+    route(
+        &upstream,
+        "variants/summary",
+        &[],
+        ResponseTemplate::new(500),
+    )
+    .await;
+    route(&upstream, "genomic-elements", &[], empty()).await;
+
+    let v = client
+        .call_ok("igvf_get_entity", json!({"id": "NC_000020.11:3658947:A:G"}))
+        .await;
+
+    assert_eq!(v["id"], "NC_000020.11:3658947:A:G");
+    let note = v["variant_context"]["note"].as_str().unwrap();
+    assert!(note.contains("summary could not be read"), "{note}");
+    client.close().await;
 }

@@ -69,6 +69,33 @@ pub async fn route(
     mock.respond_with(response).mount(upstream).await;
 }
 
+/// The two requests a variant's record adds: its summary (the recorded one for
+/// NC_000020.11:3658947:A:G, trpc's 404 miss for any other) and the regulatory elements
+/// containing it (none here).
+pub async fn mount_variant_context(upstream: &MockServer) {
+    route(
+        upstream,
+        "variants/summary",
+        &[("variant_id", "NC_000020.11:3658947:A:G")],
+        fixture("variants_summary__variant_id=NC_000020.11_3658947_A_G.json"),
+    )
+    .await;
+    Mock::given(method("GET"))
+        .and(path("/variants/summary"))
+        .respond_with(ResponseTemplate::new(404).set_body_json(
+            serde_json::json!({"message": "Variant not found", "code": "NOT_FOUND"}),
+        ))
+        .with_priority(10)
+        .mount(upstream)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/genomic-elements"))
+        .respond_with(empty())
+        .with_priority(10)
+        .mount(upstream)
+        .await;
+}
+
 /// Mount `GET /<path>` answering `[]` (the upstream's miss) for each of `paths` when
 /// every `(name, value)` is in the query: the data sets a test expects to be asked,
 /// all with the same parameter, and to have nothing.
