@@ -70,30 +70,6 @@ fn organism_name(raw: &str) -> String {
     }
 }
 
-/// A UniProt accession (the pattern of <https://www.uniprot.org/help/accession_numbers>).
-fn is_accession(s: &str) -> bool {
-    let b = s.as_bytes();
-    let upper_digit = |c: &u8| c.is_ascii_uppercase() || c.is_ascii_digit();
-    match b.len() {
-        6 if matches!(b[0], b'O' | b'P' | b'Q') => {
-            b[1].is_ascii_digit() && b[2..5].iter().all(upper_digit) && b[5].is_ascii_digit()
-        }
-        6 | 10 => {
-            b[0].is_ascii_uppercase()
-                && !matches!(b[0], b'O' | b'P' | b'Q')
-                && b[1].is_ascii_digit()
-                && b[2..].chunks(4).all(|c| {
-                    c.len() == 4
-                        && c[0].is_ascii_uppercase()
-                        && upper_digit(&c[1])
-                        && upper_digit(&c[2])
-                        && c[3].is_ascii_digit()
-                })
-        }
-        _ => false,
-    }
-}
-
 /// A target record in brief.
 pub(crate) fn summary(t: &Target) -> Option<TargetSummary> {
     let mut gene_symbols: Vec<String> = Vec::new();
@@ -155,7 +131,11 @@ impl ChemblServer {
             .map(|s| s.trim().to_ascii_uppercase())
             .filter(|s| !s.is_empty());
         let accession = text.to_ascii_uppercase();
-        let upstream_query = if is_accession(&accession) {
+        // UniProt's accession pattern (core's cross-reference registry); isoforms are
+        // not component accessions.
+        let upstream_query = if lifesciences_core::XrefKey::Uniprot.is_valid(&accession)
+            && !accession.contains('-')
+        {
             TargetQuery::Accession(&accession)
         } else {
             TargetQuery::Text(text)
@@ -208,11 +188,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn accessions_and_organisms_are_recognised() {
-        assert!(is_accession("P00533"));
-        assert!(is_accession("A0A024R161"));
-        assert!(!is_accession("EGFR"));
-        assert!(!is_accession("BRD4"));
+    fn organisms_are_recognised() {
         assert_eq!(organism_name(" Human "), "Homo sapiens");
         assert_eq!(organism_name("Danio rerio"), "Danio rerio");
     }

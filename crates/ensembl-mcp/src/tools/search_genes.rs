@@ -148,33 +148,6 @@ struct ExternalId {
     text: String,
 }
 
-/// A UniProt accession (the pattern UniProt documents:
-/// <https://www.uniprot.org/help/accession_numbers>).
-fn is_uniprot(s: &str) -> bool {
-    let b = s.as_bytes();
-    let upper_digit = |c: u8| c.is_ascii_uppercase() || c.is_ascii_digit();
-    match b.len() {
-        6 if matches!(b[0], b'O' | b'P' | b'Q') => {
-            b[1].is_ascii_digit()
-                && b[2..5].iter().all(|c| upper_digit(*c))
-                && b[5].is_ascii_digit()
-        }
-        6 | 10 => {
-            b[0].is_ascii_uppercase()
-                && !matches!(b[0], b'O' | b'P' | b'Q')
-                && b[1].is_ascii_digit()
-                && b[2..].chunks(4).all(|c| {
-                    c.len() == 4
-                        && c[0].is_ascii_uppercase()
-                        && upper_digit(c[1])
-                        && upper_digit(c[2])
-                        && c[3].is_ascii_digit()
-                })
-        }
-        _ => false,
-    }
-}
-
 /// The query as another database's identifier of a gene, its transcript or its protein.
 fn external_id(query: &str) -> Option<ExternalId> {
     let q = query.trim();
@@ -220,7 +193,7 @@ fn external_id(query: &str) -> Option<ExternalId> {
         }
     }
     let unversioned = upper.split('.').next().unwrap_or("");
-    if is_uniprot(unversioned) {
+    if lifesciences_core::XrefKey::Uniprot.is_valid(unversioned) && !unversioned.contains('-') {
         return id("UniProt", None, unversioned);
     }
     None
