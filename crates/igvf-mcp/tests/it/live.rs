@@ -77,3 +77,22 @@ async fn live_tp53_regulatory_and_a_region_answer() {
     assert!(ld["ld"].is_array());
     client.close().await;
 }
+
+#[tokio::test]
+#[ignore = "live: needs the network (cargo xtask live)"]
+async fn live_a_variant_comes_with_its_summary_and_containing_elements() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // `/variants/summary` was recorded on the development API only, and the elements
+    // containing a variant (a one-base `/genomic-elements` region) not at all.
+    let v = client
+        .call_ok("igvf_get_entity", json!({"id": "NC_000020.11:3658947:A:G"}))
+        .await;
+    let context = &v["variant_context"];
+    assert!(context.get("note").is_none(), "{v:#}");
+    assert!(context["nearest_gene"]["id"].is_string(), "{v:#}");
+    assert!(context["gnomad_af"].is_number(), "{v:#}");
+    client.close().await;
+}
