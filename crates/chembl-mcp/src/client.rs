@@ -364,15 +364,7 @@ impl ChemblClient {
         &self,
         molecule_ids: &[String],
     ) -> Result<Listed<crate::models::Indication>, ApiError> {
-        let joined = molecule_ids.join(",");
-        let limit = MAX_LIMIT.to_string();
-        let page: IndicationPage = self
-            .http
-            .get_json(
-                "drug_indication.json",
-                &[("molecule_chembl_id__in", &joined), ("limit", &limit)],
-            )
-            .await?;
+        let page: IndicationPage = self.of_forms("drug_indication.json", molecule_ids).await?;
         Ok(Listed {
             total: page.page_meta.and_then(|m| m.total()),
             records: only_requested(page.drug_indications, molecule_ids, |i| {
@@ -387,21 +379,29 @@ impl ChemblClient {
         &self,
         molecule_ids: &[String],
     ) -> Result<Listed<crate::models::DrugWarning>, ApiError> {
-        let joined = molecule_ids.join(",");
-        let limit = MAX_LIMIT.to_string();
-        let page: WarningPage = self
-            .http
-            .get_json(
-                "drug_warning.json",
-                &[("molecule_chembl_id__in", &joined), ("limit", &limit)],
-            )
-            .await?;
+        let page: WarningPage = self.of_forms("drug_warning.json", molecule_ids).await?;
         Ok(Listed {
             total: page.page_meta.and_then(|m| m.total()),
             records: only_requested(page.drug_warnings, molecule_ids, |w| {
                 w.molecule_chembl_id.as_deref()
             }),
         })
+    }
+
+    /// One page of 1000 of a list filtered by `molecule_chembl_id__in`.
+    async fn of_forms<T: lifesciences_core::Answer>(
+        &self,
+        path: &str,
+        molecule_ids: &[String],
+    ) -> Result<T, ApiError> {
+        let joined = molecule_ids.join(",");
+        let limit = MAX_LIMIT.to_string();
+        self.http
+            .get_json(
+                path,
+                &[("molecule_chembl_id__in", &joined), ("limit", &limit)],
+            )
+            .await
     }
 
     /// `GET /mechanism.json?target_chembl_id=…&limit=1000`: the drugs acting on a target,

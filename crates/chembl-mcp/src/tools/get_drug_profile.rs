@@ -151,8 +151,12 @@ fn curie(id: Option<&String>) -> Option<String> {
     id.map(|i| ChemblId::curie_of_upstream(i))
 }
 
-/// A list read (or not) as a section.
-fn section<R, T>(answer: Result<Listed<R>, ApiError>, map: impl Fn(&R) -> T) -> Section<T>
+/// A list read (or not) as a section: its items mapped and deduplicated, `truncated` when
+/// ChEMBL counts more than were read, `failed` with the reason when the request failed.
+pub(crate) fn section<R, T>(
+    answer: Result<Listed<R>, ApiError>,
+    map: impl Fn(&R) -> T,
+) -> Section<T>
 where
     T: PartialEq,
 {

@@ -11,7 +11,7 @@ use crate::client::Listed;
 use crate::ids::ChemblId;
 use crate::models::Mechanism;
 use crate::server::ChemblServer;
-use crate::tools::get_drug_profile::{ListStatus, Section};
+use crate::tools::get_drug_profile::{Section, section};
 use crate::tools::search_targets::{TargetSummary, summary};
 
 /// Most names listed per component.
@@ -74,63 +74,33 @@ fn drugs(
     answer: Result<Listed<Mechanism>, ApiError>,
     names: &[(String, String)],
 ) -> Section<ActingDrug> {
-    match answer {
-        Ok(listed) => {
-            let mut items: Vec<ActingDrug> = Vec::new();
-            for m in &listed.records {
-                let drug = ActingDrug {
-                    compound: m
-                        .molecule_chembl_id
-                        .as_deref()
-                        .map(ChemblId::curie_of_upstream),
-                    name: m.molecule_chembl_id.as_deref().and_then(|id| {
-                        names
-                            .iter()
-                            .find(|(k, _)| k.eq_ignore_ascii_case(id))
-                            .map(|(_, n)| n.clone())
-                    }),
-                    action_type: m.action_type.clone(),
-                    mechanism: m.mechanism_of_action.clone(),
-                    max_phase: m.max_phase.and_then(crate::compound::phase),
-                };
-                if !items.contains(&drug) {
-                    items.push(drug);
-                }
-            }
-            let phase = |d: &ActingDrug| {
-                d.max_phase
-                    .as_ref()
-                    .and_then(|p| p.as_f64())
-                    .unwrap_or(-1.0)
-            };
-            items.sort_by(|a, b| {
-                phase(b)
-                    .total_cmp(&phase(a))
-                    .then_with(|| a.name.cmp(&b.name))
-            });
-            let cut = listed
-                .total
-                .is_some_and(|t| t > listed.records.len() as u64);
-            Section {
-                status: if cut {
-                    ListStatus::Truncated
-                } else {
-                    ListStatus::Complete
-                },
-                count: items.len(),
-                total: listed.total.filter(|_| cut),
-                items,
-                error: None,
-            }
-        }
-        Err(e) => Section {
-            status: ListStatus::Failed,
-            count: 0,
-            total: None,
-            items: Vec::new(),
-            error: Some(e.to_envelope().error.message),
-        },
-    }
+    let mut section = section(answer, |m: &Mechanism| ActingDrug {
+        compound: m
+            .molecule_chembl_id
+            .as_deref()
+            .map(ChemblId::curie_of_upstream),
+        name: m.molecule_chembl_id.as_deref().and_then(|id| {
+            names
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(id))
+                .map(|(_, n)| n.clone())
+        }),
+        action_type: m.action_type.clone(),
+        mechanism: m.mechanism_of_action.clone(),
+        max_phase: m.max_phase.and_then(crate::compound::phase),
+    });
+    let phase = |d: &ActingDrug| {
+        d.max_phase
+            .as_ref()
+            .and_then(|p| p.as_f64())
+            .unwrap_or(-1.0)
+    };
+    section.items.sort_by(|a, b| {
+        phase(b)
+            .total_cmp(&phase(a))
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    section
 }
 
 #[tool_router(router = get_target_router, vis = "pub(crate)")]

@@ -431,6 +431,7 @@ async fn compounds_similar_to_aspirin_come_most_similar_first_with_their_similar
     assert_eq!(page["items"][2]["name"], "CARBASPIRIN CALCIUM");
     assert_eq!(page["items"][2]["similarity"], 88.89);
     assert_eq!(page["pagination"]["total_count"], 4);
+    assert_eq!(up.chembl.received_requests().await.unwrap().len(), 1);
     client.close().await;
 }
 

@@ -318,3 +318,36 @@ async fn a_list_of_genes_comes_from_one_batch_look_up_plus_their_cross_reference
     assert_eq!(upstream.requests().await.len(), 3);
     client.close().await;
 }
+
+#[tokio::test]
+async fn a_gene_whose_cross_references_fail_stays_in_the_batch_without_them() {
+    let upstream = Upstream::start().await;
+    wiremock::Mock::given(wiremock::matchers::method("GET"))
+        .and(wiremock::matchers::path(
+            "/ensembl/xrefs/id/ENSG00000133703",
+        ))
+        .respond_with(wiremock::ResponseTemplate::new(503))
+        .with_priority(1)
+        .mount(&upstream.mock)
+        .await;
+    let client = upstream.client().await;
+
+    let batch = client
+        .call_ok(
+            "ensembl_get_gene",
+            json!({"ensembl_ids": ["ENSG00000141510", "ENSG00000133703"]}),
+        )
+        .await;
+
+    let genes = batch["genes"].as_array().unwrap();
+    assert_eq!(genes.len(), 2);
+    assert_eq!(genes[1]["symbol"], "KRAS");
+    assert_eq!(genes[1]["cross_references"], json!({}));
+    assert!(
+        batch["note"]
+            .as_str()
+            .unwrap()
+            .contains("1 genes could not be read")
+    );
+    client.close().await;
+}

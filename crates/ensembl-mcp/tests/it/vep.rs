@@ -90,6 +90,28 @@ async fn what_five_variants_written_five_ways_do_takes_one_request_per_form() {
 }
 
 #[tokio::test]
+async fn two_spellings_of_one_variant_are_sent_once_and_share_the_answer() {
+    let upstream = Upstream::empty().await;
+    mount_vep(&upstream).await;
+    let client = upstream.client().await;
+
+    let answer = client
+        .call_ok(
+            "ensembl_predict_variant_effect",
+            json!({"variants": ["rs186950277", "RS186950277"]}),
+        )
+        .await;
+
+    let items = answer["variants"].as_array().unwrap();
+    assert_eq!(items[1]["input"], "RS186950277");
+    assert_eq!(items[1]["most_severe_consequence"], "intergenic_variant");
+    assert_eq!(answer["failed"], 0);
+    let ids = &upstream.requests_to("/ensembl/vep/homo_sapiens/id").await[0];
+    assert_eq!(body(ids), json!({"ids": ["rs186950277"]}));
+    client.close().await;
+}
+
+#[tokio::test]
 async fn every_transcript_on_request() {
     let upstream = Upstream::empty().await;
     mount_vep(&upstream).await;
