@@ -9,6 +9,10 @@
 //! | physical | protein–protein, complexes (by symbol) | — | protein–protein, complexes | complex→proteins |
 //! | functional | pathways, co-expression | — | GO terms | GO term→gene products, pathway→genes |
 //! | pharmacological | — | PharmGKB drugs | — | drug→variants |
+//! | transcripts | its transcripts | — | the transcripts encoding it | a transcript's gene and proteins |
+//!
+//! A gene's regulatory data sets include the genes it regulates in perturbation screens
+//! (the gene regulatory network, queried with the gene as regulator).
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use serde::{Deserialize, Serialize};
@@ -32,6 +36,8 @@ pub(crate) enum Relationship {
     Functional,
     /// Variant–drug associations (PharmGKB).
     Pharmacological,
+    /// Gene → transcripts, protein → transcripts, transcript → gene and proteins.
+    Transcripts,
     /// Every relationship that applies to the entity, queried in parallel.
     All,
 }
@@ -54,21 +60,23 @@ impl Relationship {
             "physical" | "interaction" | "interactions" | "ppi" => Ok(Self::Physical),
             "functional" | "function" | "pathway" | "pathways" | "go" => Ok(Self::Functional),
             "pharmacological" | "pharmacogenomic" | "drug" | "drugs" => Ok(Self::Pharmacological),
+            "transcripts" | "transcript" | "isoforms" | "structural" => Ok(Self::Transcripts),
             "all" | "any" | "*" => Ok(Self::All),
             _ => Err(format!(
                 "'{raw}' is not a relationship; use one of 'regulatory', 'genetic', \
-                 'physical', 'functional', 'pharmacological', 'all'"
+                 'physical', 'functional', 'pharmacological', 'transcripts', 'all'"
             )),
         }
     }
 
-    /// The five concrete relationships.
-    pub(crate) const CONCRETE: [Relationship; 5] = [
+    /// The six concrete relationships.
+    pub(crate) const CONCRETE: [Relationship; 6] = [
         Self::Regulatory,
         Self::Genetic,
         Self::Physical,
         Self::Functional,
         Self::Pharmacological,
+        Self::Transcripts,
     ];
 
     /// The wire name.
@@ -79,6 +87,7 @@ impl Relationship {
             Self::Physical => "physical",
             Self::Functional => "functional",
             Self::Pharmacological => "pharmacological",
+            Self::Transcripts => "transcripts",
             Self::All => "all",
         }
     }
@@ -116,6 +125,13 @@ pub(crate) const DATASETS: &[Dataset] = &[
         description: "regulatory elements linked to the gene (ENCODE-rE2G, scE2G, CRISPR screens, Perturb-seq)",
     },
     Dataset {
+        endpoint: Endpoint::GeneRegulatoryNetwork,
+        relationship: Relationship::Regulatory,
+        from: EntityKind::Gene,
+        to: "gene",
+        description: "genes whose expression changes when the gene is perturbed (Perturb-seq, CRISPR screens; the gene regulatory network)",
+    },
+    Dataset {
         endpoint: Endpoint::GenesDiseases,
         relationship: Relationship::Genetic,
         from: EntityKind::Gene,
@@ -149,6 +165,13 @@ pub(crate) const DATASETS: &[Dataset] = &[
         from: EntityKind::Gene,
         to: "gene",
         description: "co-expressed genes (COXPRESdb) and genetic interactions (BioGRID)",
+    },
+    Dataset {
+        endpoint: Endpoint::GenesTranscripts,
+        relationship: Relationship::Transcripts,
+        from: EntityKind::Gene,
+        to: "transcript",
+        description: "the gene's transcripts (GENCODE)",
     },
     Dataset {
         endpoint: Endpoint::VariantsGenes,
@@ -219,6 +242,27 @@ pub(crate) const DATASETS: &[Dataset] = &[
         from: EntityKind::Protein,
         to: "ontology_term",
         description: "GO annotations of the protein",
+    },
+    Dataset {
+        endpoint: Endpoint::ProteinsTranscripts,
+        relationship: Relationship::Transcripts,
+        from: EntityKind::Protein,
+        to: "transcript",
+        description: "the transcripts encoding the protein (GENCODE)",
+    },
+    Dataset {
+        endpoint: Endpoint::TranscriptsGenes,
+        relationship: Relationship::Transcripts,
+        from: EntityKind::Transcript,
+        to: "gene",
+        description: "the transcript's gene (GENCODE)",
+    },
+    Dataset {
+        endpoint: Endpoint::TranscriptsProteins,
+        relationship: Relationship::Transcripts,
+        from: EntityKind::Transcript,
+        to: "protein",
+        description: "the proteins the transcript encodes (GENCODE)",
     },
     Dataset {
         endpoint: Endpoint::DiseasesGenes,
@@ -323,9 +367,25 @@ impl Subject {
                 | E::GenesGenomicElements
                 | E::GenesDiseases
                 | E::GenesPathways
-                | E::GenesGenes,
+                | E::GenesGenes
+                | E::GenesTranscripts
+                | E::GenesCodingVariantScores,
                 _,
             ) if self.kind() == EntityKind::Gene => id.map(|v| ("gene_id", v)),
+            (E::GeneRegulatoryNetwork, _) if self.kind() == EntityKind::Gene => {
+                id.map(|v| ("regulator_gene_id", v))
+            }
+            // A protein named by its symbol stands for every protein of that name: its
+            // transcripts are asked by name; by ID otherwise.
+            (E::ProteinsTranscripts, I::ProteinSymbol(_)) => {
+                self.symbol.clone().map(|s| ("protein_name", s))
+            }
+            (E::ProteinsTranscripts, _) if self.kind() == EntityKind::Protein => {
+                id.map(|v| ("protein_id", v))
+            }
+            (E::TranscriptsGenes | E::TranscriptsProteins, I::EnsemblTranscript { id: t, .. }) => {
+                Some(("transcript_id", t.clone()))
+            }
             // A gene's proteins, by the gene symbol (the protein `name` is the symbol,
             // matched exactly upstream); edges are then checked against their ENSP IDs.
             (E::ProteinsProteins | E::ProteinsComplexes, _) if self.kind() == EntityKind::Gene => {
@@ -398,7 +458,10 @@ impl Subject {
     /// involve it: its ID, and on protein data sets its proteins' Ensembl IDs. Empty
     /// only when the subject was queried by something edges do not carry (an rsID).
     pub(crate) fn keys_for(&self, endpoint: Endpoint) -> Vec<String> {
-        if self.needs_symbol(endpoint) {
+        if self.needs_symbol(endpoint)
+            || (endpoint == Endpoint::ProteinsTranscripts
+                && matches!(self.identifier, Identifier::ProteinSymbol(_)))
+        {
             return self.proteins.clone();
         }
         let mut keys: Vec<String> = self.id.iter().cloned().collect();
@@ -409,7 +472,9 @@ impl Subject {
             keys.extend(self.id.iter().map(|i| ontology_curie(i)));
         }
         match &self.identifier {
-            Identifier::Spdi(v) | Identifier::EnsemblProtein { id: v, .. } => keys.push(v.clone()),
+            Identifier::Spdi(v)
+            | Identifier::EnsemblProtein { id: v, .. }
+            | Identifier::EnsemblTranscript { id: v, .. } => keys.push(v.clone()),
             _ => {}
         }
         keys
@@ -434,10 +499,15 @@ pub(crate) fn accepts(endpoint: Endpoint) -> &'static str {
         | E::GenesGenomicElements
         | E::GenesDiseases
         | E::GenesPathways
-        | E::GenesGenes => "a gene (symbol, ENSG…, HGNC:…)",
+        | E::GenesGenes
+        | E::GenesTranscripts
+        | E::GeneRegulatoryNetwork
+        | E::GenesCodingVariantScores => "a gene (symbol, ENSG…, HGNC:…)",
+        E::TranscriptsGenes | E::TranscriptsProteins => "a transcript (ENST…)",
         E::ProteinsProteins
         | E::ProteinsComplexes
         | E::ProteinsVariants
+        | E::ProteinsTranscripts
         | E::GeneProductsGoTerms => {
             "a protein (ENSP…, a UniProt accession, or a symbol with hint 'protein') or a gene"
         }
@@ -552,8 +622,14 @@ pub struct Association {
 
 /// Map an edge of `dataset` queried from `subject`. `None` when the edge's subject side
 /// names another entity (the upstream ignored a filter) or it has no other side.
-pub(crate) fn map_edge(dataset: &Dataset, subject: &Subject, edge: Edge) -> Option<Association> {
-    let keys = subject.keys_for(dataset.endpoint);
+pub(crate) fn map_edge(
+    dataset: &Dataset,
+    subject: Option<&Subject>,
+    edge: Edge,
+) -> Option<Association> {
+    let keys = subject
+        .map(|s| s.keys_for(dataset.endpoint))
+        .unwrap_or_default();
     let is_subject = |node: &NodeRef| keys.iter().any(|k| k.eq_ignore_ascii_case(&node.key));
     let (own, other, other_name) = sides(dataset.endpoint, &edge);
     let (own, other) = match (own, other) {
@@ -576,23 +652,29 @@ pub(crate) fn map_edge(dataset: &Dataset, subject: &Subject, edge: Edge) -> Opti
     {
         return None;
     }
-    let source_entity = match own {
-        Some(node) => to_ref(node, dataset.from.as_str(), None),
-        None => EntityRef {
+    let symbol = subject.and_then(|s| s.symbol.clone());
+    let mut source_entity = match (own, subject) {
+        (Some(node), _) => to_ref(node, dataset.from.as_str(), None),
+        (None, Some(subject)) => EntityRef {
             id: subject
                 .id
                 .clone()
                 .unwrap_or_else(|| subject.identifier.value()),
             kind: dataset.from.as_str().to_owned(),
-            name: subject.symbol.clone(),
+            name: None,
         },
+        (None, None) => return None,
     };
-    let mut source_entity = source_entity;
     if source_entity.name.is_none() {
-        source_entity.name = subject.symbol.clone();
+        source_entity.name = symbol;
     }
     let target_entity = to_ref(other, dataset.to, other_name);
-    let effect = edge.effect();
+    // The network's recorded rows carry a signed `score` (a change in expression), not
+    // a 0–1 confidence: it is the effect.
+    let network = dataset.endpoint == Endpoint::GeneRegulatoryNetwork;
+    let effect = edge
+        .effect()
+        .or_else(|| edge.score.filter(|_| network).map(|s| (s, "score")));
     let evidence = edge
         .assertion
         .clone()
@@ -629,7 +711,7 @@ pub(crate) fn map_edge(dataset: &Dataset, subject: &Subject, edge: Edge) -> Opti
         neg_log10_p_value: edge.neg_log10_pvalue,
         effect_size: effect.map(|(v, _)| v),
         effect_size_measure: effect.map(|(_, m)| m.to_owned()),
-        score: edge.score.filter(|s| {
+        score: edge.score.filter(|_| !network).filter(|s| {
             let in_range = (0.0..=1.0).contains(s);
             if !in_range {
                 tracing::debug!(
@@ -683,6 +765,16 @@ fn sides(endpoint: Endpoint, e: &Edge) -> (Option<NodeRef>, Option<NodeRef>, Opt
         E::DiseasesVariants => (e.disease.clone(), variant, e.gene_name.clone()),
         E::ProteinsProteins => (e.protein_1.clone(), e.protein_2.clone(), None),
         E::GenesGenes => (e.gene_1.clone(), e.gene_2.clone(), None),
+        // Asked by the regulator's ID; rows name genes by symbol only.
+        E::GeneRegulatoryNetwork => (
+            None,
+            e.response_gene.as_deref().and_then(NodeRef::from_text),
+            None,
+        ),
+        E::GenesTranscripts => (e.gene.clone(), e.transcript.clone(), None),
+        E::ProteinsTranscripts => (e.protein.clone(), e.transcript.clone(), None),
+        E::TranscriptsGenes => (e.transcript.clone(), e.gene.clone(), None),
+        E::TranscriptsProteins => (e.transcript.clone(), e.protein.clone(), None),
         E::ProteinsComplexes => (e.protein.clone(), e.complex.clone(), None),
         E::ComplexesProteins => (e.complex.clone(), e.protein.clone(), None),
         E::GenesPathways => (e.gene.clone(), e.pathway.clone(), None),
@@ -755,21 +847,32 @@ mod tests {
     }
 
     #[test]
-    fn every_kind_but_transcripts_has_relationships() {
+    fn every_kind_has_relationships_and_transcripts_link_genes_and_proteins() {
         assert_eq!(
             relationships_for(EntityKind::Gene),
-            ["regulatory", "genetic", "physical", "functional"]
+            [
+                "regulatory",
+                "genetic",
+                "physical",
+                "functional",
+                "transcripts"
+            ]
         );
         assert_eq!(
             relationships_for(EntityKind::Variant),
             ["regulatory", "genetic", "pharmacological"]
         );
-        assert!(relationships_for(EntityKind::Transcript).is_empty());
+        assert_eq!(relationships_for(EntityKind::Transcript), ["transcripts"]);
+        assert_eq!(
+            relationships_for(EntityKind::Protein),
+            ["regulatory", "physical", "functional", "transcripts"]
+        );
+        // eQTLs, element links and the perturbation network.
         assert_eq!(
             datasets_for(EntityKind::Gene, Relationship::Regulatory).len(),
-            2
+            3
         );
-        assert_eq!(datasets_for(EntityKind::Gene, Relationship::All).len(), 7);
+        assert_eq!(datasets_for(EntityKind::Gene, Relationship::All).len(), 9);
     }
 
     #[test]
@@ -785,6 +888,7 @@ mod tests {
             subject("PA448497", Some("PA448497"), None),
             subject("CPX-11", Some("CPX-11"), None),
             subject("R-HSA-164843", Some("R-HSA-164843"), None),
+            subject("ENST00000428769", None, None),
         ];
         let mut built = 0;
         for s in &subjects {
@@ -816,7 +920,7 @@ mod tests {
             "biosample_term": "ontology_terms/UBERON_0002046", "study": "studies/QTS000015"
         }))
         .unwrap();
-        let a = map_edge(d, &s, edge.clone()).unwrap();
+        let a = map_edge(d, Some(&s), edge.clone()).unwrap();
         assert_eq!(a.source_entity.id, "ENSG00000141510");
         assert_eq!(a.source_entity.name.as_deref(), Some("TP53"));
         assert_eq!(a.target_entity.id, "NC_000014.9:64214129:A:G");
@@ -829,7 +933,7 @@ mod tests {
             id: Some("ENSG00000012048".into()),
             ..s
         };
-        assert!(map_edge(d, &other, edge).is_none());
+        assert!(map_edge(d, Some(&other), edge).is_none());
     }
 
     #[test]
@@ -841,7 +945,7 @@ mod tests {
             "source": "BioGRID", "pmids": ["12345", "http://pubmed.ncbi.nlm.nih.gov/12345"]
         }))
         .unwrap();
-        let a = map_edge(d, &s, edge).unwrap();
+        let a = map_edge(d, Some(&s), edge).unwrap();
         assert_eq!(a.source_entity.id, "ENSP00000384707");
         assert_eq!(a.target_entity.id, "ENSP00000000001");
         assert_eq!(a.pmids, ["PMID:12345"]);

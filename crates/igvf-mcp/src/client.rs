@@ -74,6 +74,18 @@ pub(crate) enum Endpoint {
     VariantLd,
     /// `/variants/summary`: one object, not a page.
     VariantsSummary,
+    GenesTranscripts,
+    ProteinsTranscripts,
+    TranscriptsGenes,
+    TranscriptsProteins,
+    /// `/gene-regulatory-network`: regulator → response genes (Perturb-seq, CRISPR).
+    GeneRegulatoryNetwork,
+    /// `/genes/coding-variants/scores`: a gene's protein changes, their variants, and
+    /// each variant's scores (MAVE assays, predictors).
+    GenesCodingVariantScores,
+    /// `/ontology-terms/{ontology_term_id}/children`: the term's direct children (the
+    /// ID goes in the path, see [`Request::path_id`]).
+    OntologyTermChildren,
 }
 
 /// The query parameters that identify a variant on the variant-side edge endpoints.
@@ -93,7 +105,7 @@ const PAGING: [&str; 2] = ["page", "limit"];
 impl Endpoint {
     /// Every endpoint, for the spec tests.
     #[cfg(test)]
-    pub(crate) const ALL: [Endpoint; 33] = [
+    pub(crate) const ALL: [Endpoint; 40] = [
         Self::Genes,
         Self::Transcripts,
         Self::Proteins,
@@ -127,6 +139,13 @@ impl Endpoint {
         Self::DrugsVariants,
         Self::VariantLd,
         Self::VariantsSummary,
+        Self::GenesTranscripts,
+        Self::ProteinsTranscripts,
+        Self::TranscriptsGenes,
+        Self::TranscriptsProteins,
+        Self::GeneRegulatoryNetwork,
+        Self::GenesCodingVariantScores,
+        Self::OntologyTermChildren,
     ];
 
     /// The path under the base URL, without a leading slash (as in the spec).
@@ -165,6 +184,13 @@ impl Endpoint {
             Self::DrugsVariants => "drugs/variants",
             Self::VariantLd => "variants/variant-ld",
             Self::VariantsSummary => "variants/summary",
+            Self::GenesTranscripts => "genes/transcripts",
+            Self::ProteinsTranscripts => "proteins/transcripts",
+            Self::TranscriptsGenes => "transcripts/genes",
+            Self::TranscriptsProteins => "transcripts/proteins",
+            Self::GeneRegulatoryNetwork => "gene-regulatory-network",
+            Self::GenesCodingVariantScores => "genes/coding-variants/scores",
+            Self::OntologyTermChildren => "ontology-terms/{ontology_term_id}/children",
         }
     }
 
@@ -183,7 +209,9 @@ impl Endpoint {
             | Self::GenesGenomicElements
             | Self::GenesPathways
             | Self::PathwaysGenes
-            | Self::VariantLd => 500,
+            | Self::VariantLd
+            | Self::GenesCodingVariantScores
+            | Self::OntologyTermChildren => 500,
             Self::OntologyTerms | Self::GenomicElements => 1000,
             Self::VariantsGenomicElements => 300,
             Self::ProteinsProteins => 250,
@@ -206,7 +234,13 @@ impl Endpoint {
             | Self::GoTermsGeneProducts
             | Self::GenesGenes
             | Self::VariantsDrugs
-            | Self::DrugsVariants => 100,
+            | Self::DrugsVariants
+            | Self::GenesTranscripts
+            | Self::ProteinsTranscripts
+            | Self::TranscriptsGenes
+            | Self::TranscriptsProteins
+            // 500 in the router, 100 in the spec description.
+            | Self::GeneRegulatoryNetwork => 100,
         }
     }
 
@@ -234,9 +268,23 @@ impl Endpoint {
             Self::Complexes => &[&["complex_id", "name"]],
             Self::Pathways => &[&["id", "name"]],
             Self::GenomicElements => &[&["region", "organism"]],
-            Self::GenesVariants => &[&GENE_KEYS, &["neg_log10_pvalue", "source", "organism"]],
-            Self::VariantsGenes => &[&VARIANT_KEYS, &["neg_log10_pvalue", "source"]],
-            Self::GenesGenomicElements => &[&GENE_KEYS, &["source"]],
+            Self::GenesVariants => &[
+                &GENE_KEYS,
+                &[
+                    "neg_log10_pvalue",
+                    "source",
+                    "organism",
+                    "method",
+                    "biological_context",
+                ],
+            ],
+            Self::VariantsGenes => &[
+                &VARIANT_KEYS,
+                &["neg_log10_pvalue", "source", "method", "biological_context"],
+            ],
+            Self::GenesGenomicElements => {
+                &[&GENE_KEYS, &["source", "method", "biological_context"]]
+            }
             Self::VariantsGenomicElements => &[&VARIANT_KEYS],
             Self::VariantsProteins => &[&VARIANT_KEYS, &["source"]],
             Self::ProteinsVariants => &[&PROTEIN_KEYS, &["source"]],
@@ -249,7 +297,7 @@ impl Endpoint {
                 "neg_log10_pvalue",
                 "source",
             ]],
-            Self::VariantsDiseases => &[&VARIANT_KEYS],
+            Self::VariantsDiseases => &[&VARIANT_KEYS, &["region"]],
             Self::DiseasesVariants => &[&["disease_id", "disease_name"]],
             Self::ProteinsProteins => &[&PROTEIN_KEYS, &["source", "organism"]],
             Self::ProteinsComplexes => &[&PROTEIN_KEYS],
@@ -258,11 +306,18 @@ impl Endpoint {
             Self::PathwaysGenes => &[&["pathway_id", "pathway_name"]],
             Self::GeneProductsGoTerms => &[&["query"]],
             Self::GoTermsGeneProducts => &[&["go_term_id"]],
-            Self::GenesGenes => &[&GENE_KEYS, &["source", "organism"]],
+            Self::GenesGenes => &[&GENE_KEYS, &["source", "organism", "z_score"]],
             Self::VariantsDrugs => &[&VARIANT_KEYS],
             Self::DrugsVariants => &[&["drug_id", "drug_name"]],
             Self::VariantLd => &[&VARIANT_KEYS, &["r2", "d_prime", "ancestry"]],
             Self::VariantsSummary => &[&["variant_id", "spdi", "hgvs", "ca_id", "organism"]],
+            Self::GenesTranscripts => &[&GENE_KEYS, &["organism"]],
+            Self::ProteinsTranscripts => &[&PROTEIN_KEYS, &["organism"]],
+            Self::TranscriptsGenes | Self::TranscriptsProteins => &[&["transcript_id", "organism"]],
+            Self::GeneRegulatoryNetwork => &[&["regulator_gene_id", "response_gene_id", "method"]],
+            Self::GenesCodingVariantScores => &[&GENE_KEYS, &["method"]],
+            // The term's ID is a path parameter.
+            Self::OntologyTermChildren => &[],
         };
         for group in extra {
             names.extend_from_slice(group);
@@ -274,6 +329,11 @@ impl Endpoint {
             names.retain(|n| *n != "page");
         }
         names
+    }
+
+    /// The path parameter's name, for endpoints whose path holds one.
+    fn path_param(self) -> Option<&'static str> {
+        (self == Self::OntologyTermChildren).then_some("ontology_term_id")
     }
 
     /// Whether the endpoint serves `organism` (from the spec's `organism` enum; an
@@ -299,6 +359,8 @@ impl Endpoint {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Request {
     endpoint: Endpoint,
+    /// The value of the path parameter, for endpoints whose path holds one.
+    path_id: Option<String>,
     query: Vec<(&'static str, String)>,
     /// What the caller sent for the argument behind a parameter (a region as typed,
     /// a source as spelt), echoed as `invalid_input` when the upstream rejects it.
@@ -310,8 +372,30 @@ impl Request {
     pub(crate) fn new(endpoint: Endpoint) -> Self {
         Self {
             endpoint,
+            path_id: None,
             query: Vec::new(),
             inputs: Vec::new(),
+        }
+    }
+
+    /// Set the path parameter (e.g. the term of `/ontology-terms/{id}/children`). Only
+    /// characters a catalog key holds are kept, so the value cannot change the path.
+    #[must_use]
+    pub(crate) fn path_id(mut self, value: &str) -> Self {
+        let safe: String = value
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':'))
+            .collect();
+        self.path_id = Some(safe);
+        self
+    }
+
+    /// The path to call: the endpoint's, with its path parameter filled in.
+    pub(crate) fn path(&self) -> String {
+        let template = self.endpoint.path();
+        match (self.endpoint.path_param(), &self.path_id) {
+            (Some(name), Some(value)) => template.replace(&format!("{{{name}}}"), value),
+            _ => template.to_owned(),
         }
     }
 
@@ -427,7 +511,7 @@ impl IgvfClient {
         }
         match self
             .http
-            .get_json::<OneOrMany<T>>(endpoint.path(), &query)
+            .get_json::<OneOrMany<T>>(&request.path(), &query)
             .await
         {
             Ok(rows) => Ok(rows.0),
@@ -486,11 +570,7 @@ impl IgvfClient {
             .iter()
             .map(|(k, v)| (*k, v.as_str()))
             .collect();
-        match self
-            .http
-            .get_json::<T>(request.endpoint.path(), &query)
-            .await
-        {
+        match self.http.get_json::<T>(&request.path(), &query).await {
             Ok(value) => Ok(Some(value)),
             Err(e) if e.upstream_status() == Some(404) && is_trpc_not_found(&e) => Ok(None),
             Err(e) if e.upstream_status() == Some(400) => Err(map_bad_request(e, request)),

@@ -533,6 +533,14 @@ pub(crate) struct Edge {
     pub biosample: Option<NodeRef>,
     #[serde(default, deserialize_with = "node")]
     pub biosample_term: Option<NodeRef>,
+    #[serde(default, deserialize_with = "node")]
+    pub transcript: Option<NodeRef>,
+    /// ClinGen assertions name the gene as `gene_id` (`genes/ENSG…`).
+    #[serde(default, deserialize_with = "node")]
+    pub gene_id: Option<NodeRef>,
+    /// The gene regulatory network's response gene, by symbol.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub response_gene: Option<String>,
 
     // Names that accompany the nodes.
     #[serde(default, deserialize_with = "lenient::string")]
@@ -645,6 +653,58 @@ impl Edge {
             .or(self.log2_fc.map(|v| (v, "log2FC")))
             .or(self.log2_fold_change.map(|v| (v, "log2FC")))
     }
+}
+
+/// A row of `/genes/coding-variants/scores`: a protein change, the variants that make
+/// it, and each variant's scores (recorded, 2026,
+/// `tests/fixtures/genes_coding-variants_scores__gene_id=ENSG00000196584.json`).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct CodingScores {
+    pub protein_change: ProteinChange,
+    #[serde(default)]
+    pub variants: Vec<ScoredVariant>,
+}
+
+/// The protein side of a coding-variant score row.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct ProteinChange {
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub protein_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub transcript_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub hgvsp: Option<String>,
+}
+
+/// One variant of a protein change and its scores.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct ScoredVariant {
+    #[serde(default, deserialize_with = "node")]
+    pub variant: Option<NodeRef>,
+    #[serde(default)]
+    pub scores: Vec<VariantScore>,
+}
+
+/// One score of a coding variant (a MAVE assay or a predictor).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct VariantScore {
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub method: Option<String>,
+    #[serde(default, deserialize_with = "lenient::f64")]
+    pub score: Option<f64>,
+}
+
+/// A row of `/ontology-terms/{id}/children`: the child term and how it relates (fields
+/// from the spec's output schema; no recording).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct TermChild {
+    pub term: ChildTerm,
+}
+
+/// The child term of a [`TermChild`].
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct ChildTerm {
+    pub term_id: String,
 }
 
 /// A linkage-disequilibrium edge (`/variants/variant-ld`, TopLD).
@@ -761,10 +821,24 @@ impl lifesciences_core::Row for Edge {
             &self.gene_1,
             &self.gene_2,
             &self.gene_product_id,
+            &self.transcript,
         ]
         .iter()
         .any(|end| end.is_some())
             || self.go_id.is_some()
+            || self.response_gene.is_some()
+    }
+}
+
+impl lifesciences_core::Row for CodingScores {
+    fn usable(&self) -> bool {
+        self.protein_change.hgvsp.is_some() || self.protein_change.protein_id.is_some()
+    }
+}
+
+impl lifesciences_core::Row for TermChild {
+    fn usable(&self) -> bool {
+        !self.term.term_id.is_empty()
     }
 }
 

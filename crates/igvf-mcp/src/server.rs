@@ -21,7 +21,7 @@ impl McpServer for IgvfServer {
     const TITLE: &'static str = "IGVF Catalog knowledge graph";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
     const INSTRUCTIONS: &'static str = "1. Start from anything: igvf_get_entity or igvf_resolve_id detect any ID or gene symbol (rsID, SPDI, HGVS, CA…, ENSG, HGNC, MONDO…); igvf_search_region takes a locus like chr17:41.2M-41.3M (GRCh38/GRCm39, 0-based half-open, chr-prefixed).\n\
-        2. Use the returned ids with igvf_find_associations (regulatory, genetic, physical, functional, pharmacological, all) and igvf_find_ld.\n\
+        2. Use the returned ids with igvf_find_associations (regulatory, genetic, physical, functional, pharmacological, transcripts, all) and igvf_find_ld; igvf_query_associations ranks one kind (top eQTLs in a tissue, co-expressed genes by z-score), with or without an entity.\n\
         3. igvf_list_sources gives valid filter values; resources igvf://guide/identifiers and igvf://examples/queries show every form.";
     const RESOURCES: &'static [StaticResource] = crate::resources::RESOURCES;
 
@@ -35,6 +35,7 @@ impl McpServer for IgvfServer {
         Self::get_entity_router()
             + Self::search_region_router()
             + Self::find_associations_router()
+            + Self::query_associations_router()
             + Self::find_ld_router()
             + Self::resolve_id_router()
             + Self::list_sources_router()

@@ -137,7 +137,18 @@ impl Spec {
     /// The endpoint at `path` (with or without the leading slash).
     pub fn endpoint(&self, path: &str) -> Option<&EndpointSpec> {
         let key = format!("/{}", path.trim_start_matches('/'));
-        self.endpoints.get(&key)
+        self.endpoints.get(&key).or_else(|| {
+            // A concrete path of a templated one (`/ontology-terms/X/children`).
+            let parts: Vec<&str> = key.split('/').collect();
+            self.endpoints.iter().find_map(|(template, spec)| {
+                let pattern: Vec<&str> = template.split('/').collect();
+                let matches = pattern.len() == parts.len()
+                    && pattern.iter().zip(&parts).all(|(p, c)| {
+                        (p.starts_with('{') && p.ends_with('}') && !c.is_empty()) || p == c
+                    });
+                matches.then_some(spec)
+            })
+        })
     }
 
     /// The enum values of `param` at `path` (empty when it is not an enum).

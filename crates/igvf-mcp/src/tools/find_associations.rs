@@ -52,9 +52,7 @@ pub struct FindAssociationsArgs {
     /// phenotype (`MONDO:0009861`, `EFO:0004339`), GO term, drug (`PA448497`), complex
     /// (`CPX-11`), pathway (`R-HSA-164843`). Names are resolved exactly first.
     pub entity_id: String,
-    /// `regulatory` (QTLs, element–gene links, allele-specific binding), `genetic`
-    /// (disease, GWAS), `physical` (protein–protein, complexes), `functional` (pathways,
-    /// GO, co-expression), `pharmacological` (variant–drug), or `all`.
+    /// The relationship; `transcripts` links genes, transcripts and proteins.
     #[schemars(with = "Relationship")]
     pub relationship: String,
     /// Optional filters: `p_value` (maximum), `source`, `tissue`.
@@ -231,7 +229,7 @@ struct Outcome {
 /// to its symbol and its proteins' Ensembl IDs when protein data sets are queried. The
 /// second value is a failure of the gene's protein lookup (only the protein data sets
 /// depend on it).
-async fn subject(
+pub(crate) async fn subject(
     client: &IgvfClient,
     id: &Identifier,
     raw: &str,
@@ -440,7 +438,7 @@ async fn run(
     let mut unrelated = 0;
     let mut kept: Vec<Association> = Vec::new();
     for edge in fetched.items {
-        match map_edge(plan.dataset, subject, edge) {
+        match map_edge(plan.dataset, Some(subject), edge) {
             Some(a) if filters.keeps(&a, plan.local_source) => kept.push(a),
             Some(_) => {}
             None => unrelated += 1,
@@ -580,12 +578,12 @@ fn nothing_to_query(
 
 #[tool_router(router = find_associations_router, vis = "pub(crate)")]
 impl IgvfServer {
-    /// Find an entity's relationships in the knowledge graph, from either side:
-    /// regulatory (eQTL/sQTL/caQTL, element–gene links, allele-specific binding), genetic
-    /// (gene/variant–disease, GWAS), physical (protein–protein, complexes), functional
-    /// (pathways, GO, co-expression), pharmacological (variant–drug), or all in parallel.
-    /// Keeps p-values, effect sizes, tissue, source and method; filters by p_value,
-    /// source and tissue. Example: `{"entity_id": "TP53", "relationship": "regulatory"}`.
+    /// An entity's relationships, from either side, data sets queried in parallel:
+    /// regulatory (QTLs, element–gene links, TF binding, perturbation targets), genetic
+    /// (disease, GWAS), physical, functional (pathways, GO, co-expression),
+    /// pharmacological, transcripts, or all. Keeps p-values, effects, tissue, source.
+    /// To rank one kind, use igvf_query_associations. Example: `{"entity_id": "TP53",
+    /// "relationship": "regulatory"}`.
     #[tool(
         title = "Find associations of an entity",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

@@ -236,13 +236,11 @@ impl EntityResult {
 
 #[tool_router(router = get_entity_router, vis = "pub(crate)")]
 impl IgvfServer {
-    /// Look up one entity of the IGVF Catalog knowledge graph by any identifier: genes,
-    /// variants, transcripts, proteins, diseases and other ontology terms, drugs,
-    /// complexes, pathways. The type is detected from the form (hint overrides); the
-    /// result is the normalised entity with `_type`, an `id`, and cross-references; a
-    /// variant also comes with CADD, gnomAD by population, nearest genes and the
-    /// regulatory elements containing it.
-    /// Gene symbols match exactly (never a fuzzy neighbour). Example: `{"id": "BRCA1"}`.
+    /// Look up one entity by any identifier: gene, variant, transcript, protein,
+    /// disease or other ontology term, drug, complex, pathway (type detected from the
+    /// form; hint overrides). Returns `_type`, `id` and cross-references; a variant also
+    /// gets CADD, gnomAD by population, nearest genes and the regulatory elements
+    /// containing it. Symbols match exactly. Example: `{"id": "BRCA1"}`.
     #[tool(
         title = "Get an entity by any identifier",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

@@ -4,6 +4,7 @@ pub(crate) mod find_associations;
 pub(crate) mod find_ld;
 pub(crate) mod get_entity;
 pub(crate) mod list_sources;
+pub(crate) mod query_associations;
 pub(crate) mod resolve_id;
 pub(crate) mod search_region;
 

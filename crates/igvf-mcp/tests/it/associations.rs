@@ -44,6 +44,13 @@ async fn tp53_regulatory_resolves_the_symbol_then_queries_both_data_sets() {
         fixture("genes_genomic-elements__gene_id=ENSG00000141510.json"),
     )
     .await;
+    // The gene as a perturbed regulator: nothing here.
+    no_rows(
+        &upstream,
+        &["gene-regulatory-network"],
+        &[("regulator_gene_id", TP53)],
+    )
+    .await;
     let out = client
         .call_ok(
             "igvf_find_associations",
@@ -85,8 +92,10 @@ async fn tp53_regulatory_resolves_the_symbol_then_queries_both_data_sets() {
     assert_eq!(element["tissue"], "CD8-positive, alpha-beta memory T cell");
     assert_eq!(element["score"], 0.207166288617972);
     let datasets = out["datasets"].as_array().unwrap();
-    assert_eq!(datasets.len(), 2);
-    for d in datasets {
+    assert_eq!(datasets.len(), 3);
+    assert_eq!(datasets[2]["dataset"], "/gene-regulatory-network");
+    assert_eq!(datasets[2]["returned"], 0);
+    for d in &datasets[..2] {
         assert_eq!(d["returned"], 1);
         assert_eq!(d["truncated"], false);
         // Described once by igvf_list_sources, not on every call.
@@ -95,11 +104,12 @@ async fn tp53_regulatory_resolves_the_symbol_then_queries_both_data_sets() {
     // The symbol was resolved exactly first; the edges were asked by gene ID, never by a
     // fuzzy `gene_name`.
     let sent = requests(&upstream).await;
-    assert_eq!(sent.len(), 3, "{sent:?}");
+    assert_eq!(sent.len(), 4, "{sent:?}");
     assert_eq!(sent[0].0, "/genes");
     for (at, query) in &sent[1..] {
         assert!(
-            query.contains(&("gene_id".into(), TP53.into())),
+            query.contains(&("gene_id".into(), TP53.into()))
+                || query.contains(&("regulator_gene_id".into(), TP53.into())),
             "{at}: {query:?}"
         );
         assert!(
@@ -128,6 +138,12 @@ async fn edges_that_do_not_involve_the_entity_are_left_out() {
         "genes/genomic-elements",
         &[("gene_id", TP53)],
         empty(),
+    )
+    .await;
+    no_rows(
+        &upstream,
+        &["gene-regulatory-network"],
+        &[("regulator_gene_id", TP53)],
     )
     .await;
     let out = client
@@ -244,6 +260,12 @@ async fn filters_go_upstream_where_they_can_and_are_applied_here_otherwise() {
         "genes/genomic-elements",
         &[("gene_id", TP53)],
         fixture("genes_genomic-elements__gene_id=ENSG00000141510.json"),
+    )
+    .await;
+    no_rows(
+        &upstream,
+        &["gene-regulatory-network"],
+        &[("regulator_gene_id", TP53)],
     )
     .await;
     let out = client
@@ -464,6 +486,8 @@ async fn all_fans_out_in_parallel_and_one_failure_does_not_sink_the_others() {
         "/proteins/complexes",
         "/genes/pathways",
         "/genes/genes",
+        "/gene-regulatory-network",
+        "/genes/transcripts",
     ] {
         Mock::given(method("GET"))
             .and(path(at))
@@ -479,7 +503,7 @@ async fn all_fans_out_in_parallel_and_one_failure_does_not_sink_the_others() {
         )
         .await;
     let datasets = out["datasets"].as_array().unwrap();
-    assert_eq!(datasets.len(), 7);
+    assert_eq!(datasets.len(), 9);
     let failed: Vec<&serde_json::Value> = datasets
         .iter()
         .filter(|d| d.get("error").is_some())
@@ -488,12 +512,12 @@ async fn all_fans_out_in_parallel_and_one_failure_does_not_sink_the_others() {
     assert_eq!(failed[0]["dataset"], "/genes/diseases");
     assert_eq!(failed[0]["error"]["code"], "UPSTREAM_ERROR");
     assert!(
-        out["notes"][0].as_str().unwrap().contains("1 of 7"),
+        out["notes"][0].as_str().unwrap().contains("1 of 9"),
         "{out:#}"
     );
-    // Six data sets answered, each asked once, all at about the same time.
+    // Eight data sets answered, each asked once, all at about the same time.
     let arrivals = recording.arrivals();
-    assert_eq!(arrivals.len(), 6);
+    assert_eq!(arrivals.len(), 8);
     let spread = *arrivals.iter().max().unwrap() - *arrivals.iter().min().unwrap();
     assert!(spread < delay / 2, "arrivals spread over {spread:?}");
     // The gene's proteins are asked by its exact symbol.
@@ -530,11 +554,15 @@ async fn relationships_that_do_not_apply_say_which_do() {
     let e = client
         .call_err(
             "igvf_find_associations",
-            json!({"entity_id": "ENST00000428769", "relationship": "all"}),
+            json!({"entity_id": "ENST00000428769", "relationship": "regulatory"}),
         )
         .await;
     assert_eq!(e.code, ErrorCode::InvalidInput);
-    assert!(e.recovery_hint.contains("gene"), "{}", e.recovery_hint);
+    assert!(
+        e.recovery_hint.contains("'transcripts'"),
+        "{}",
+        e.recovery_hint
+    );
     // The caller's spelling is echoed, not the relationship it was read as.
     let e = client
         .call_err(
@@ -841,7 +869,9 @@ async fn a_mouse_gene_asked_for_human_only_data_is_told_so() {
 #[tokio::test]
 async fn an_unknown_identifier_is_not_found_rather_than_an_empty_success() {
     let (upstream, client) = setup().await;
-    // Every data set of the relationship, then the lookup, answers `[]`.
+    // Every data set of the relationship, then the lookup, answers `[]` (the
+    // perturbation network is asked by `regulator_gene_id`).
+    route(&upstream, "gene-regulatory-network", &[], empty()).await;
     for (entity, relationship, at, param, datasets) in [
         (
             "ENSG99999999999",

@@ -673,7 +673,7 @@ async fn a_wrong_shape_is_upstream_error_not_not_found_and_not_cached() {
 /// The summary is the recorded one; the containing element is constructed from the shape
 /// of the recorded `/genomic-elements` answer.
 #[tokio::test]
-async fn q6_q10_q12_a_variant_comes_with_its_summary_nearest_genes_and_containing_elements() {
+async fn a_variant_comes_with_its_summary_nearest_genes_and_containing_elements() {
     let (upstream, client) = setup().await;
     route(
         &upstream,

@@ -30,6 +30,14 @@ async fn every_tool_answers_every_upstream_fault() {
                 "igvf_find_associations",
                 json!({"entity_id": "ENSG00000141510", "relationship": "genetic"}),
             ),
+            (
+                "igvf_query_associations",
+                json!({"kind": "coexpression", "entity_id": "ENSG00000012048"}),
+            ),
+            (
+                "igvf_query_associations",
+                json!({"kind": "eqtl", "tissue": "liver"}),
+            ),
         ],
         &[("igvf_list_sources", json!({}))],
     )

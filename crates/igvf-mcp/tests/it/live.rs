@@ -96,3 +96,148 @@ async fn live_a_variant_comes_with_its_summary_and_containing_elements() {
     assert!(context["gnomad_af"].is_number(), "{v:#}");
     client.close().await;
 }
+
+// `igvf_query_associations` and the `transcripts` relationship. Most of these requests
+// have no recorded response; shapes are checked, not values (the catalog's data drift).
+
+fn rows(out: &serde_json::Value) -> Vec<serde_json::Value> {
+    out["associations"].as_array().cloned().unwrap_or_default()
+}
+
+#[tokio::test]
+#[ignore = "live: needs the network (cargo xtask live)"]
+async fn live_catalog_wide_eqtls_in_liver() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // `/variants/genes` with only method=eQTL and biological_context=liver.
+    let out = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "eqtl", "tissue": "liver", "limit": 5}),
+        )
+        .await;
+    assert!(out["scanned"].is_u64(), "{out:#}");
+    for a in rows(&out) {
+        let tissue = a["tissue"].as_str().unwrap_or_default().to_lowercase();
+        assert!(tissue.contains("liver"), "{a:#}");
+    }
+    client.close().await;
+}
+
+#[tokio::test]
+#[ignore = "live: needs the network (cargo xtask live)"]
+async fn live_ctcf_gene_and_protein_have_transcripts() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // `/genes/transcripts?gene_id=`, then `/proteins/transcripts?protein_name=`.
+    for args in [
+        json!({"entity_id": "CTCF", "relationship": "transcripts"}),
+        json!({"entity_id": "CTCF", "hint": "protein", "relationship": "transcripts"}),
+    ] {
+        let out = client.call_ok("igvf_find_associations", args).await;
+        assert!(
+            rows(&out)
+                .iter()
+                .any(|a| a["target_entity"]["_type"] == "transcript"
+                    && a["target_entity"]["id"]
+                        .as_str()
+                        .is_some_and(|id| id.starts_with("ENST"))),
+            "{out:#}"
+        );
+    }
+    client.close().await;
+}
+
+#[tokio::test]
+#[ignore = "live: needs the network (cargo xtask live)"]
+async fn live_brca1_coexpression_below_a_z_score_ranks_ascending() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // `/genes/genes?source=COXPRESdb&z_score=lte:0`.
+    let out = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "coexpression", "entity_id": "ENSG00000012048",
+                   "max_z_score": 0, "sort_by": "z_score", "order": "asc", "limit": 5}),
+        )
+        .await;
+    let z: Vec<f64> = rows(&out)
+        .iter()
+        .map(|a| a["z_score"].as_f64().expect("z_score"))
+        .collect();
+    assert!(z.iter().all(|&z| z <= 0.0), "{out:#}");
+    assert!(z.windows(2).all(|w| w[0] <= w[1]), "{out:#}");
+    client.close().await;
+}
+
+#[tokio::test]
+#[ignore = "live: needs the network (cargo xtask live)"]
+async fn live_a_trait_term_covers_its_children() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // `/ontology-terms/MONDO_0007915/children`, then `/phenotypes/variants` per term.
+    let out = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "gwas", "entity_id": "MONDO:0007915", "limit": 5}),
+        )
+        .await;
+    assert!(out["associations"].is_array(), "{out:#}");
+    assert!(
+        out["datasets"].as_array().is_some_and(|d| !d.is_empty()),
+        "{out:#}"
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+#[ignore = "live: needs the network (cargo xtask live)"]
+async fn live_xrcc2_coding_variant_effects_carry_their_method() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // `/genes/coding-variants/scores?gene_id=`.
+    let out = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "coding_variant_effect", "entity_id": "XRCC2", "limit": 5}),
+        )
+        .await;
+    assert!(!rows(&out).is_empty(), "{out:#}");
+    for a in rows(&out) {
+        assert!(a["effect_size"].is_number(), "{a:#}");
+        assert!(a["effect_size_measure"].is_string(), "{a:#}");
+    }
+    client.close().await;
+}
+
+#[tokio::test]
+#[ignore = "live: needs the network (cargo xtask live)"]
+async fn live_brca1_clinical_variants_by_region() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // `/variants/diseases?region=` in 10 kb windows over BRCA1 and its flanks.
+    let out = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "clinical", "entity_id": "BRCA1", "limit": 5}),
+        )
+        .await;
+    // A gene's clinical variants: the disease on one side, the variant on the other.
+    for a in rows(&out) {
+        assert_eq!(a["target_entity"]["_type"], "variant", "{a:#}");
+        assert_eq!(a["dataset"], "/variants/diseases");
+    }
+    client.close().await;
+}

@@ -9,9 +9,11 @@
 mod associations;
 mod binary;
 mod entity;
+mod evaluation;
 mod faults;
 mod ld;
 mod live;
+mod ranking;
 mod region;
 mod resolve;
 mod server;

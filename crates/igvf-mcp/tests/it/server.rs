@@ -20,7 +20,7 @@ fn every_tool_keeps_the_promises_of_a_tool_definition() {
 }
 
 #[tokio::test]
-async fn the_server_lists_its_six_tools() {
+async fn the_server_lists_its_seven_tools() {
     let (_upstream, client) = setup().await;
     assert_eq!(
         client.tool_names().await,
@@ -29,6 +29,7 @@ async fn the_server_lists_its_six_tools() {
             "igvf_find_ld",
             "igvf_get_entity",
             "igvf_list_sources",
+            "igvf_query_associations",
             "igvf_resolve_id",
             "igvf_search_region"
         ]

@@ -76,6 +76,17 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
             fixture("genes_genomic-elements__gene_id=ENSG00000141510.json"),
         ),
         (
+            "gene-regulatory-network",
+            vec![("regulator_gene_id", tp53)],
+            empty(),
+        ),
+        // igvf_query_associations: BRCA1's co-expressed genes.
+        (
+            "genes/genes",
+            vec![("gene_id", "ENSG00000012048"), ("source", "COXPRESdb")],
+            fixture("genes_genes__gene_id=ENSG00000012048.json"),
+        ),
+        (
             "genes/diseases",
             vec![],
             ResponseTemplate::new(400)
@@ -121,6 +132,12 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
             "igvf_find_associations",
             json!({"entity_id": "TP53", "relationship": "regulatory"}),
             json!({"entity_id": "TP53", "relationship": "genetic", "filters": {"source": "Clingen"}}),
+            ErrorCode::InvalidInput,
+        ),
+        (
+            "igvf_query_associations",
+            json!({"kind": "coexpression", "entity_id": "ENSG00000012048", "limit": 3}),
+            json!({"kind": "eqtl"}),
             ErrorCode::InvalidInput,
         ),
     ];
