@@ -110,6 +110,15 @@ megabase. Variants are listed for regions up to 10 kb: \
 ## A variant's disease and GWAS associations\n\
 `igvf_find_associations {\"entity_id\": \"NC_000012.12:102917129:T:C\", \"relationship\": \
 \"genetic\"}`.\n\n\
+## The top few of one kind\n\
+`igvf_query_associations {\"kind\": \"eqtl\", \"tissue\": \"liver\", \"limit\": 5}` → liver \
+eQTLs with no starting entity, smallest p-value first; `{\"kind\": \"coexpression\", \
+\"entity_id\": \"BRCA1\", \"sort_by\": \"z_score\", \"order\": \"asc\", \"limit\": 5}` → \
+co-expressed genes; `{\"kind\": \"clinical\", \"entity_id\": \"BRCA1\"}` → ClinGen variants in \
+the gene. `complete` says whether every matching row was ranked.\n\n\
+## A protein's transcripts\n\
+`igvf_find_associations {\"entity_id\": \"CTCF\", \"hint\": \"protein\", \"relationship\": \
+\"transcripts\"}`.\n\n\
 ## Valid filter values\n\
 `igvf_list_sources {\"category\": \"gene_expression\"}` → the sources and methods the QTL \
 data sets accept.\n";

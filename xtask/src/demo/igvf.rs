@@ -2,7 +2,10 @@
 //! formats looks BRCA1 up by symbol, lists what lies in chr17:41M–42M (and is told why
 //! variants need a smaller region), asks what regulates TP53, converts rs80357906 to its
 //! SPDI, checks LD partners, trips over an ancestry TopLD lacks, and discovers the valid
-//! source values. The mock serves `crates/igvf-mcp/tests/fixtures` (see their README for
+//! source values. Then a locus, step by step: a variant's record with its context (CADD,
+//! gnomAD, nearest genes, containing elements), the gene a variant regulates in one
+//! tissue, the genes most co-expressed with BRCA1 ranked by z-score, and every liver
+//! eQTL the catalog returns, with no starting entity. The mock serves `crates/igvf-mcp/tests/fixtures` (see their README for
 //! provenance).
 
 use serde_json::json;
@@ -45,6 +48,7 @@ pub(crate) fn script() -> Script {
                 "genes__region=chr17_41000000-42000000.json",
             ),
             empty("genomic-elements"),
+            empty("gene-regulatory-network"),
             route(
                 "genes/variants",
                 &[("gene_id", tp53)],
@@ -64,6 +68,31 @@ pub(crate) fn script() -> Script {
                 "variants/variant-ld",
                 &[("rsid", "rs60960132")],
                 "variants_variant-ld__rsid=rs60960132.json",
+            ),
+            route(
+                "variants",
+                &[("spdi", "NC_000020.11:3658947:A:G")],
+                "variants__spdi=NC_000020.11_3658947_A_G.json",
+            ),
+            route(
+                "variants/summary",
+                &[("variant_id", "NC_000020.11:3658947:A:G")],
+                "variants_summary__variant_id=NC_000020.11_3658947_A_G.json",
+            ),
+            route(
+                "variants/genes",
+                &[("rsid", "rs1152591"), ("method", "spliceQTL")],
+                "variants_genes__rsid=rs1152591.json",
+            ),
+            route(
+                "variants/genes",
+                &[("method", "eQTL"), ("biological_context", "liver")],
+                "variants_genes__method=eQTL_biological_context=liver.json",
+            ),
+            route(
+                "genes/genes",
+                &[("gene_id", "ENSG00000012048"), ("source", "COXPRESdb")],
+                "genes_genes__gene_id=ENSG00000012048.json",
             ),
         ],
         steps: vec![
@@ -113,6 +142,30 @@ pub(crate) fn script() -> Script {
                 say: "Valid source values for QTL filters, from the API's own OpenAPI enums",
                 tool: "igvf_list_sources",
                 arguments: json!({"category": "gene_expression"}),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "A locus: a variant with its CADD score, gnomAD by population, nearest genes and containing elements, in one call",
+                tool: "igvf_get_entity",
+                arguments: json!({"id": "NC_000020.11:3658947:A:G"}),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "The gene a variant regulates in one tissue: its splicing QTLs in thyroid",
+                tool: "igvf_query_associations",
+                arguments: json!({"kind": "sqtl", "entity_id": "rs1152591", "tissue": "thyroid"}),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "The top 5 genes co-expressed with BRCA1, by z-score ascending, ranked across every upstream page",
+                tool: "igvf_query_associations",
+                arguments: json!({"kind": "coexpression", "entity_id": "BRCA1", "sort_by": "z_score", "order": "asc", "limit": 5}),
+                expect: Expect::Ok,
+            },
+            Step {
+                say: "No starting entity: eQTLs active in liver, smallest p-value first",
+                tool: "igvf_query_associations",
+                arguments: json!({"kind": "eqtl", "tissue": "liver", "limit": 5}),
                 expect: Expect::Ok,
             },
         ],
