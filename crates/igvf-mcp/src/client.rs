@@ -86,6 +86,9 @@ pub(crate) enum Endpoint {
     /// `/ontology-terms/{ontology_term_id}/children`: the term's direct children (the
     /// ID goes in the path, see [`Request::path_id`]).
     OntologyTermChildren,
+    /// `/coding-variants/phenotypes`: effect scores of one protein change (MAVE assays,
+    /// predictors).
+    CodingVariantsPhenotypes,
 }
 
 /// The query parameters that identify a variant on the variant-side edge endpoints.
@@ -105,7 +108,7 @@ const PAGING: [&str; 2] = ["page", "limit"];
 impl Endpoint {
     /// Every endpoint, for the spec tests.
     #[cfg(test)]
-    pub(crate) const ALL: [Endpoint; 40] = [
+    pub(crate) const ALL: [Endpoint; 41] = [
         Self::Genes,
         Self::Transcripts,
         Self::Proteins,
@@ -146,6 +149,7 @@ impl Endpoint {
         Self::GeneRegulatoryNetwork,
         Self::GenesCodingVariantScores,
         Self::OntologyTermChildren,
+        Self::CodingVariantsPhenotypes,
     ];
 
     /// The path under the base URL, without a leading slash (as in the spec).
@@ -191,6 +195,7 @@ impl Endpoint {
             Self::GeneRegulatoryNetwork => "gene-regulatory-network",
             Self::GenesCodingVariantScores => "genes/coding-variants/scores",
             Self::OntologyTermChildren => "ontology-terms/{ontology_term_id}/children",
+            Self::CodingVariantsPhenotypes => "coding-variants/phenotypes",
         }
     }
 
@@ -239,6 +244,7 @@ impl Endpoint {
             | Self::ProteinsTranscripts
             | Self::TranscriptsGenes
             | Self::TranscriptsProteins
+            | Self::CodingVariantsPhenotypes
             // 500 in the router, 100 in the spec description.
             | Self::GeneRegulatoryNetwork => 100,
         }
@@ -318,6 +324,7 @@ impl Endpoint {
             Self::GenesCodingVariantScores => &[&GENE_KEYS, &["method"]],
             // The term's ID is a path parameter.
             Self::OntologyTermChildren => &[],
+            Self::CodingVariantsPhenotypes => &[&["gene_name", "hgvsp", "method"]],
         };
         for group in extra {
             names.extend_from_slice(group);

@@ -694,6 +694,40 @@ pub(crate) struct VariantScore {
     pub score: Option<f64>,
 }
 
+/// A row of `/coding-variants/phenotypes`: one score of one protein change (recorded
+/// for `/phenotypes/coding-variants`, the same output schema, 2026,
+/// `tests/fixtures/coding-variants_phenotypes__gene_name=CYP2C19_hgvsp=p.Ala103=.json`).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct ChangeScore {
+    pub coding_variant: CodingVariantRef,
+    #[serde(default, deserialize_with = "node")]
+    pub variant: Option<NodeRef>,
+    #[serde(default, deserialize_with = "lenient::f64")]
+    pub score: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub method: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub phenotype: Option<ChangePhenotype>,
+}
+
+/// The protein change of a [`ChangeScore`].
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct CodingVariantRef {
+    #[serde(rename = "_id", default)]
+    pub id: String,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub hgvsp: Option<String>,
+}
+
+/// What a [`ChangeScore`] measures, e.g. `protein stability`.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct ChangePhenotype {
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub phenotype_name: Option<String>,
+}
+
 /// A row of `/ontology-terms/{id}/children`: the child term and how it relates (fields
 /// from the spec's output schema; no recording).
 #[derive(Debug, Clone, Deserialize)]
@@ -833,6 +867,12 @@ impl lifesciences_core::Row for Edge {
 impl lifesciences_core::Row for CodingScores {
     fn usable(&self) -> bool {
         self.protein_change.hgvsp.is_some() || self.protein_change.protein_id.is_some()
+    }
+}
+
+impl lifesciences_core::Row for ChangeScore {
+    fn usable(&self) -> bool {
+        !self.coding_variant.id.is_empty()
     }
 }
 

@@ -771,6 +771,8 @@ impl IgvfServer {
         let mut notes: Vec<String> = Vec::new();
         let mut queried: Option<QueriedEntity> = None;
         let mut queries: Vec<Query> = Vec::new();
+        // An anchor taken as given (not looked up): checked to exist when nothing answers.
+        let mut unverified: Option<(Identifier, String)> = None;
         match &entity {
             None => {
                 // Catalog-wide: only where the API allows a query with no anchor.
@@ -826,6 +828,9 @@ impl IgvfServer {
                     ));
                 }
                 let (subject, _) = subject(client, &id, raw, &[]).await?;
+                if !subject.verified {
+                    unverified = Some((id.clone(), raw.clone()));
+                }
                 queried = Some(QueriedEntity {
                     input: raw.clone(),
                     kind: from,
@@ -1001,6 +1006,19 @@ impl IgvfServer {
         }
         let complete = outcomes.iter().all(|o| !o.more && o.error.is_none());
         let scanned: usize = outcomes.iter().map(|o| o.scanned).sum();
+        // Nothing at all for an anchor taken as given: say so only if it exists.
+        if scanned == 0
+            && failed == 0
+            && let Some((id, raw)) = &unverified
+        {
+            match lookup(client, id, raw).await {
+                Err(e) if e.code() == lifesciences_core::ErrorCode::EntityNotFound => {
+                    return Err(e);
+                }
+                Err(e) => tracing::warn!(error = %e, "could not check that the entity exists"),
+                Ok(_) => {}
+            }
+        }
         let mut all: Vec<Association> = Vec::new();
         let mut reports = Vec::new();
         for o in outcomes {

@@ -524,6 +524,14 @@ async fn q13_is_rs6994300_an_eqtl() {
         empty(),
     )
     .await;
+    // Nothing at all: the variant is looked up, so "no" is not "no such variant".
+    route(
+        &upstream,
+        "variants",
+        &[("rsid", "rs6994300")],
+        fixture("variants__rsid=rs6994300.json"),
+    )
+    .await;
     let out = client
         .call_ok(
             "igvf_query_associations",
@@ -534,7 +542,7 @@ async fn q13_is_rs6994300_an_eqtl() {
     assert_eq!(out["associations"], json!([]));
     assert_eq!(out["matched"], 0);
     assert_eq!(out["complete"], true);
-    assert_eq!(requests(&upstream).await.len(), 1);
+    assert_eq!(requests(&upstream).await.len(), 2);
     client.close().await;
 }
 

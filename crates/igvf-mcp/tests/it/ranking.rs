@@ -6,7 +6,7 @@ use serde_json::json;
 use wiremock::Mock;
 use wiremock::matchers::{method, path, query_param};
 
-use crate::{Catalog, assert_requests_follow_the_spec, fixture, requests, route, setup};
+use crate::{Catalog, assert_requests_follow_the_spec, empty, fixture, requests, route, setup};
 
 #[tokio::test]
 async fn coding_variant_scores_of_a_gene_keep_the_method_asked_for() {
@@ -144,5 +144,24 @@ async fn queries_the_api_cannot_answer_are_refused_before_any_request() {
         assert!(text.contains(says), "{args}: {text}");
     }
     assert!(requests(&upstream).await.is_empty());
+    client.close().await;
+}
+
+#[tokio::test]
+async fn an_anchor_with_nothing_that_does_not_exist_is_not_found() {
+    let (upstream, client) = setup().await;
+    let unknown = "ENSG99999999999";
+    route(&upstream, "genes/genes", &[("gene_id", unknown)], empty()).await;
+    route(&upstream, "genes", &[("gene_id", unknown)], empty()).await;
+    let e = client
+        .call_err(
+            "igvf_query_associations",
+            json!({"kind": "coexpression", "entity_id": unknown}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::EntityNotFound);
+    assert_eq!(e.invalid_input.as_deref(), Some(unknown));
+    let sent = requests(&upstream).await;
+    assert_eq!(sent.last().unwrap().0, "/genes");
     client.close().await;
 }
