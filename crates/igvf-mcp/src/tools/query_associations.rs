@@ -23,7 +23,7 @@ use crate::associations::{
 use crate::client::{Endpoint, IgvfClient, Request, VARIANT_REGION_MAX_BP, quoted};
 use crate::ids::{EntityKind, Hint, Identifier, detect};
 use crate::lookup::{Record, lookup};
-use crate::models::{CodingScores, Edge, TermChild};
+use crate::models::{ChangeScore, CodingScores, Edge, TermChild};
 use crate::server::IgvfServer;
 use crate::tools::find_associations::{DatasetError, DatasetReport, QueriedEntity, subject};
 
@@ -105,8 +105,9 @@ impl Kind {
             Self::Eqtl | Self::Sqtl => "a gene, a variant, or a disease term (its genes)",
             Self::Clinical => "a variant, a disease term, or a gene (variants in its span)",
             Self::Gwas => "a variant or a trait/disease term",
-            Self::ElementGene | Self::Coexpression | Self::CodingVariantEffect => {
-                "a gene, or a disease term (its genes)"
+            Self::ElementGene | Self::Coexpression => "a gene, or a disease term (its genes)",
+            Self::CodingVariantEffect => {
+                "a gene, a protein change ('XRCC2 p.Met1Ile'), or a disease term (its genes)"
             }
             Self::RegulatoryNetwork => "a gene (as the perturbed regulator)",
         }
@@ -194,7 +195,8 @@ pub struct QueryAssociationsArgs {
     /// What to rank, one kind per call.
     #[schemars(with = "Kind")]
     pub kind: String,
-    /// Gene, variant or disease/trait term, any form `igvf_get_entity` takes.
+    /// Gene, variant, disease/trait term (any igvf_get_entity form), or a protein
+    /// change (`XRCC2 p.Met1Ile`).
     #[serde(default)]
     pub entity_id: Option<String>,
     /// Tissue or cell type, e.g. `liver`.
@@ -330,6 +332,8 @@ enum Rows {
     /// `/genes/coding-variants/scores` rows (a protein change, its variants, their
     /// scores), one association per variant and score.
     CodingScores,
+    /// `/coding-variants/phenotypes` rows: one score of one protein change each.
+    ChangeScores,
 }
 
 /// One upstream query of the plan.
@@ -510,7 +514,7 @@ async fn run(client: &IgvfClient, query: Query, filters: &Filters, want: u32) ->
         dataset: format!("/{}", query.request.path()),
         relationship: match query.rows {
             Rows::Edges(d) => d.relationship.as_str().to_owned(),
-            Rows::CodingScores => Relationship::Functional.as_str().to_owned(),
+            Rows::CodingScores | Rows::ChangeScores => Relationship::Functional.as_str().to_owned(),
         },
         returned: 0,
         truncated: false,
@@ -554,6 +558,14 @@ async fn run(client: &IgvfClient, query: Query, filters: &Filters, want: u32) ->
                 (mapped, scanned, f.more)
             }
         },
+        Rows::ChangeScores => match client.fetch::<ChangeScore>(&query.request, want).await {
+            Err(e) => return fail(report, e),
+            Ok(f) => {
+                let scanned = f.items.len();
+                let mapped = f.items.iter().filter_map(change_association).collect();
+                (mapped, scanned, f.more)
+            }
+        },
         Rows::CodingScores => match client.fetch::<CodingScores>(&query.request, want).await {
             Err(e) => return fail(report, e),
             Ok(f) => {
@@ -593,6 +605,60 @@ async fn run(client: &IgvfClient, query: Query, filters: &Filters, want: u32) ->
         more,
         error: None,
     }
+}
+
+/// A gene symbol and a protein change, `XRCC2 p.Met1Ile` or `CYP2C19:p.Ala103=`.
+fn protein_change(raw: &str) -> Option<(String, String)> {
+    let (gene, change) = raw.trim().split_once([' ', ':'])?;
+    let change = change.trim();
+    let ok_gene = !gene.is_empty()
+        && gene.len() <= 20
+        && gene.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    let ok_change = change.len() > 3
+        && change.starts_with("p.")
+        && change[2..]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '=' | '*' | '?' | '_'));
+    (ok_gene && ok_change).then(|| (gene.to_ascii_uppercase(), change.to_owned()))
+}
+
+/// A score of one protein change: the change as source, its variant as target.
+fn change_association(row: &ChangeScore) -> Option<Association> {
+    let variant = row.variant.as_ref()?;
+    Some(Association {
+        relationship: Relationship::Functional.as_str().to_owned(),
+        relationship_type: "coding variant effect".to_owned(),
+        predicate: row.coding_variant.hgvsp.clone(),
+        source_entity: EntityRef {
+            id: row.coding_variant.id.clone(),
+            kind: "coding_variant".to_owned(),
+            name: row.coding_variant.hgvsp.clone(),
+        },
+        target_entity: EntityRef {
+            id: variant.key.clone(),
+            kind: "variant".to_owned(),
+            name: None,
+        },
+        source: row.source.clone(),
+        method: row.method.clone(),
+        p_value: None,
+        neg_log10_p_value: None,
+        effect_size: row.score,
+        effect_size_measure: row.method.clone(),
+        score: None,
+        z_score: None,
+        posterior_inclusion_probability: None,
+        evidence_class: None,
+        tissue: None,
+        biosample: None,
+        evidence: row
+            .phenotype
+            .as_ref()
+            .and_then(|p| p.phenotype_name.clone()),
+        study: None,
+        pmids: Vec::new(),
+        dataset: format!("/{}", Endpoint::CodingVariantsPhenotypes.path()),
+    })
 }
 
 /// One association per variant and score of a protein change.
@@ -807,6 +873,33 @@ impl IgvfServer {
                 queries.push(Query {
                     request,
                     rows: Rows::Edges(dataset),
+                    subject: None,
+                    upstream_source,
+                    only_gene: None,
+                    score_method: None,
+                });
+            }
+            Some(raw) if kind == Kind::CodingVariantEffect && protein_change(raw).is_some() => {
+                let (gene, change) = protein_change(raw).unwrap_or_default();
+                queried = Some(QueriedEntity {
+                    input: raw.clone(),
+                    kind: EntityKind::Gene,
+                    detected_as: "protein change".to_owned(),
+                    id: None,
+                    symbol: Some(gene.clone()),
+                });
+                let (request, upstream_source) = with_filters(
+                    Request::new(Endpoint::CodingVariantsPhenotypes)
+                        .param("gene_name", gene)
+                        .param("hgvsp", change),
+                    kind,
+                    method.as_deref(),
+                    &filters,
+                    false,
+                )?;
+                queries.push(Query {
+                    request,
+                    rows: Rows::ChangeScores,
                     subject: None,
                     upstream_source,
                     only_gene: None,

@@ -165,3 +165,34 @@ async fn an_anchor_with_nothing_that_does_not_exist_is_not_found() {
     assert_eq!(sent.last().unwrap().0, "/genes");
     client.close().await;
 }
+
+#[tokio::test]
+async fn a_protein_change_gets_its_own_scores() {
+    let (upstream, client) = setup().await;
+    route(
+        &upstream,
+        "coding-variants/phenotypes",
+        &[("gene_name", "CYP2C19"), ("hgvsp", "p.Ala103=")],
+        fixture("coding-variants_phenotypes__gene_name=CYP2C19_hgvsp=p.Ala103=.json"),
+    )
+    .await;
+    let out = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "coding_variant_effect", "entity_id": "cyp2c19 p.Ala103="}),
+        )
+        .await;
+    assert_eq!(out["entity"]["detected_as"], "protein change");
+    let a = &out["associations"][0];
+    assert_eq!(
+        a["source_entity"],
+        json!({"id": "CYP2C19_ENST00000371321_p.Ala103=_c.309T-G", "_type": "coding_variant",
+               "name": "p.Ala103="})
+    );
+    assert_eq!(a["target_entity"]["id"], "NC_000010.11:94775197:T:G");
+    assert_eq!(a["effect_size"], 1.00216665235178);
+    assert_eq!(a["effect_size_measure"], "VAMP-seq");
+    assert_eq!(a["evidence"], "protein stability");
+    assert_requests_follow_the_spec(&upstream).await;
+    client.close().await;
+}
