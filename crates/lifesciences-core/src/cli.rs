@@ -37,7 +37,13 @@ pub const EXIT_USAGE: u8 = 2;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Serve only these toolsets, comma-separated (or LIFESCIENCES_TOOLSETS).
+    #[arg(long, global = true, value_name = "LIST")]
+    toolsets: Option<String>,
 }
+
+/// The variable `--toolsets` stands for.
+pub const TOOLSETS_VAR: &str = "LIFESCIENCES_TOOLSETS";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -144,7 +150,17 @@ fn parse<S: McpServer>(
     args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
     out: &mut dyn Write,
 ) -> Result<Cli, ExitCode> {
+    let toolsets = S::TOOLSETS.join(", ");
     let command = Cli::command()
+        .mut_arg("toolsets", |arg| {
+            if S::TOOLSETS.is_empty() {
+                arg.hide(true)
+            } else {
+                arg.help(format!(
+                    "Serve only these toolsets, comma-separated: {toolsets} (default all; or {TOOLSETS_VAR})"
+                ))
+            }
+        })
         .name(S::NAME)
         .bin_name(S::NAME)
         .version(S::VERSION)
@@ -199,7 +215,11 @@ fn help_footer<S: McpServer>() -> String {
 fn warn_unknown_variables<S: McpServer>(env: &Env) {
     let upstreams: Vec<_> = env.built().iter().map(|h| h.config().upstream).collect();
     let known = config::variables(&upstreams);
-    let names = env.names().iter().map(String::as_str);
+    let names = env
+        .names()
+        .iter()
+        .map(String::as_str)
+        .filter(|name| S::TOOLSETS.is_empty() || *name != TOOLSETS_VAR);
     for (name, closest) in config::unknown_variables(&known, &upstreams, names) {
         let hint = closest.map_or_else(
             || " (`--help` lists the variables it reads)".to_owned(),
@@ -210,9 +230,14 @@ fn warn_unknown_variables<S: McpServer>(env: &Env) {
 }
 
 async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send)) -> ExitCode {
-    if let Some(Command::Tools { json }) = &cli.command {
-        return list_tools::<S>(*json, out);
-    }
+    let env = match cli.toolsets.clone() {
+        Some(_) if S::TOOLSETS.is_empty() => {
+            eprint_line(&format!("{}: this server has no toolsets", S::NAME));
+            return ExitCode::from(EXIT_USAGE);
+        }
+        Some(list) => env.with_var(TOOLSETS_VAR, list),
+        None => env,
+    };
     let server = match S::from_env(&env) {
         Ok(server) => server,
         Err(e) => {
@@ -220,6 +245,9 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    if let Some(Command::Tools { json }) = &cli.command {
+        return list_tools::<S>(&server, *json, out);
+    }
     warn_unknown_variables::<S>(&env);
     let outcome = match cli.command {
         None | Some(Command::Serve { http: None, .. }) => serve::serve_stdio(server).await,
@@ -285,8 +313,15 @@ fn first_sentence(description: &str) -> &str {
         .map_or(paragraph, |(i, _)| &paragraph[..=i])
 }
 
-fn list_tools<S: McpServer>(json: bool, out: &mut dyn Write) -> ExitCode {
-    let tools = shape::tools::<S>();
+/// The tools `server` serves (a gateway's chosen toolsets).
+fn served_tools<S: McpServer>(server: &S) -> Vec<rmcp::model::Tool> {
+    let mut tools = shape::tools::<S>();
+    tools.retain(|t| server.keeps_tool(&t.name));
+    tools
+}
+
+fn list_tools<S: McpServer>(server: &S, json: bool, out: &mut dyn Write) -> ExitCode {
+    let tools = served_tools(server);
     let written = if json {
         serde_json::to_string_pretty(&tools)
             .map_err(std::io::Error::other)
@@ -313,7 +348,7 @@ async fn call<S: McpServer>(
     raw_args: &[String],
     out: &mut (dyn Write + Send),
 ) -> ExitCode {
-    let tools = shape::tools::<S>();
+    let tools = served_tools(&server);
     let Some(tool) = tools.iter().find(|t| t.name == tool_name) else {
         let names: Vec<_> = tools.iter().map(|t| t.name.as_ref()).collect();
         eprint_line(&format!(

@@ -108,13 +108,37 @@ impl Env {
     }
 
     /// The HTTP machinery of `upstream` in this environment (remembered for [`built`](Self::built)).
+    /// Built once per upstream: a second server asking for the same upstream (a gateway
+    /// serving several) shares its cache, coalescing and politeness budget.
     pub fn http(&self, upstream: &'static Upstream) -> Result<HttpClient, ConfigError> {
+        let mut built = self.built.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(http) = built
+            .iter()
+            .find(|h| std::ptr::eq(h.config().upstream, upstream))
+        {
+            return Ok(http.clone());
+        }
         let http = HttpClient::new(self.source_config(upstream)?);
-        self.built
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(http.clone());
+        built.push(http.clone());
         Ok(http)
+    }
+
+    /// This environment with `name` set to `value` (a command-line option standing for a
+    /// variable).
+    #[must_use]
+    pub fn with_var(mut self, name: &'static str, value: String) -> Self {
+        let lookup = self.lookup;
+        self.lookup = Box::new(move |var| {
+            if var == name {
+                Some(value.clone())
+            } else {
+                lookup(var)
+            }
+        });
+        if !self.names.iter().any(|n| n == name) {
+            self.names.push(name.to_owned());
+        }
+        self
     }
 
     /// A source client in this environment.

@@ -7,7 +7,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
 
 use futures::FutureExt as _;
-use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::{DynCallToolHandler, ToolCallContext};
 #[expect(
     deprecated,
@@ -51,6 +51,43 @@ pub trait McpServer: Clone + Send + Sync + 'static {
     /// Every tool, one router per file of `tools/`, added together. Core applies the tool
     /// policy ([`prepare_tools`]); a server never lists or calls its router itself.
     fn router() -> ToolRouter<Self>;
+
+    /// Named groups of tools a user may choose among (`--toolsets`); none unless
+    /// declared.
+    const TOOLSETS: &'static [&'static str] = &[];
+
+    /// Whether this instance serves the tool `name` (a gateway built for some toolsets
+    /// serves their tools only). Every tool unless overridden.
+    fn keeps_tool(&self, name: &str) -> bool {
+        let _ = name;
+        true
+    }
+}
+
+/// `router`'s tools as tools of `T`, each call handed to the `S` that `pick` finds in
+/// the `T` serving it: how a gateway serves other servers' tools unchanged.
+pub fn project<S, T>(router: ToolRouter<S>, pick: fn(&T) -> &S) -> ToolRouter<T>
+where
+    S: Send + Sync + 'static,
+    T: Send + Sync + 'static,
+{
+    let mut projected = ToolRouter::<T>::new();
+    for (_, route) in router.map {
+        let call = route.call.clone();
+        projected.add_route(ToolRoute::new_dyn(
+            route.attr,
+            move |context: ToolCallContext<'_, T>| {
+                let mut params = CallToolRequestParams::new(context.name.clone());
+                params.arguments = context.arguments;
+                params.input_responses = context.input_responses;
+                params.request_state = context.request_state;
+                let inner =
+                    ToolCallContext::new(pick(context.service), params, context.request_context);
+                call(inner)
+            },
+        ));
+    }
+    projected
 }
 
 /// A resource whose text the server computes on request (e.g. a schema generated from
@@ -181,9 +218,22 @@ impl<S: McpServer> Served<S> {
         }
     }
 
-    /// The tools behind the tool policy, prepared on first use.
+    /// The tools behind the tool policy, prepared on first use: those this instance
+    /// keeps.
     fn router(&self) -> &ToolRouter<S> {
-        self.router.get_or_init(|| prepare_tools(S::router()))
+        self.router.get_or_init(|| {
+            let mut router = prepare_tools(S::router());
+            let dropped: Vec<String> = router
+                .map
+                .keys()
+                .filter(|name| !self.server.keeps_tool(name))
+                .map(|name| name.to_string())
+                .collect();
+            for name in dropped {
+                router.remove_route(&name);
+            }
+            router
+        })
     }
 
     /// The tool calls running in every session of this server.

@@ -22,7 +22,7 @@ use crate::server::ChemblServer;
 /// Arguments of `chembl_get_compound`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct GetCompoundArgs {
+pub struct GetCompoundArgs {
     /// The compound's CURIE, exactly `CHEMBL:<number>`, e.g. `CHEMBL:25` (aspirin) or
     /// `CHEMBL:941` (imatinib). Find it by name with `chembl_search_compounds`.
     pub chembl_id: String,
@@ -99,7 +99,7 @@ impl ChemblServer {
         title = "Get a ChEMBL compound",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    async fn chembl_get_compound(
+    pub async fn chembl_get_compound(
         &self,
         Parameters(args): Parameters<GetCompoundArgs>,
     ) -> Result<Json<Compound>, ApiError> {

@@ -35,7 +35,7 @@ pub(crate) struct DrugProfileArgs {
 /// Whether a list is whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub(crate) enum ListStatus {
+pub enum ListStatus {
     /// Every record ChEMBL has.
     Complete,
     /// ChEMBL has more than were read (`total`).
@@ -47,7 +47,7 @@ pub(crate) enum ListStatus {
 /// One list of the profile.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct Section<T> {
+pub struct Section<T> {
     pub status: ListStatus,
     /// Items listed.
     pub count: usize,

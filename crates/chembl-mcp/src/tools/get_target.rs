@@ -22,7 +22,7 @@ const MAX_XREFS: usize = 30;
 /// Arguments of `chembl_get_target`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct GetTargetArgs {
+pub struct GetTargetArgs {
     /// The target's CURIE, e.g. `CHEMBL:203` (from chembl_search_targets).
     pub target_id: String,
 }
@@ -30,7 +30,7 @@ pub(crate) struct GetTargetArgs {
 /// A component of the target.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct Component {
+pub struct Component {
     /// UniProt accession; absent for RNA and other non-proteins.
     pub accession: Option<String>,
     pub description: Option<String>,
@@ -45,7 +45,7 @@ pub(crate) struct Component {
 /// A drug acting on the target.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct ActingDrug {
+pub struct ActingDrug {
     /// The compound's CURIE (pass it to chembl_get_drug_profile).
     pub compound: Option<String>,
     pub name: Option<String>,
@@ -58,7 +58,7 @@ pub(crate) struct ActingDrug {
 /// A target in full.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct TargetRecord {
+pub struct TargetRecord {
     #[serde(flatten)]
     pub summary: TargetSummary,
     pub tax_id: Option<u32>,
@@ -112,7 +112,7 @@ impl ChemblServer {
         title = "Get a ChEMBL target",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub(crate) async fn chembl_get_target(
+    pub async fn chembl_get_target(
         &self,
         Parameters(args): Parameters<GetTargetArgs>,
     ) -> Result<Json<TargetRecord>, ApiError> {

@@ -29,7 +29,7 @@ const EXACT_LIMIT: u32 = 100;
 /// Arguments of `chembl_search_compounds`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct SearchCompoundsArgs {
+pub struct SearchCompoundsArgs {
     /// A name, trade name, synonym, research code or part of one (`imatinib`,
     /// `Gleevec`, `STI-571`), or a standard InChIKey (exact match). At least 2 characters.
     #[serde(default)]
@@ -64,7 +64,7 @@ pub(crate) struct SearchCompoundsArgs {
 /// One search hit.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct CompoundHit {
+pub struct CompoundHit {
     /// The compound's CURIE, e.g. `CHEMBL:941`: pass it to `chembl_get_compound`.
     pub id: String,
     /// ChEMBL's preferred name, e.g. `IMATINIB`. When ChEMBL has none: the official name
@@ -206,7 +206,7 @@ impl ChemblServer {
         title = "Search ChEMBL compounds",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    async fn chembl_search_compounds(
+    pub async fn chembl_search_compounds(
         &self,
         Parameters(args): Parameters<SearchCompoundsArgs>,
     ) -> Result<Json<PaginationEnvelope<CompoundHit>>, ApiError> {

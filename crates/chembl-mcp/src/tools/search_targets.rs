@@ -18,7 +18,7 @@ use crate::server::ChemblServer;
 /// Arguments of `chembl_search_targets`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct SearchTargetsArgs {
+pub struct SearchTargetsArgs {
     /// Gene symbol (`EGFR`), UniProt accession (`P00533`) or name words.
     pub query: String,
     /// Only targets of this organism, e.g. `Homo sapiens` or `human`.
@@ -40,7 +40,7 @@ pub(crate) struct SearchTargetsArgs {
 /// A target, in brief.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct TargetSummary {
+pub struct TargetSummary {
     /// The target's CURIE (pass it to chembl_get_target or chembl_get_bioactivities).
     pub id: String,
     pub name: Option<String>,
@@ -112,7 +112,7 @@ impl ChemblServer {
         title = "Search ChEMBL targets",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub(crate) async fn chembl_search_targets(
+    pub async fn chembl_search_targets(
         &self,
         Parameters(args): Parameters<SearchTargetsArgs>,
     ) -> Result<Json<lifesciences_core::PaginationEnvelope<TargetSummary>>, ApiError> {

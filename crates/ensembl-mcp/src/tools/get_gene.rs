@@ -25,7 +25,7 @@ use crate::xrefs::cross_references;
 /// Arguments of `ensembl_get_gene`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct GetGeneArgs {
+pub struct GetGeneArgs {
     /// Ensembl gene stable ID of any species: 'ENSG00000141510' (human TP53),
     /// 'ENSMUSG00000059552' (mouse). A version suffix ('ENSG00000141510.17') and lower
     /// case are accepted. Not a symbol: find the ID of 'TP53' with ensembl_search_genes
@@ -46,7 +46,7 @@ const MAX_BATCH_XREFS: usize = 50;
 /// Several genes.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Serialize, JsonSchema)]
-pub(crate) struct GeneBatch {
+pub struct GeneBatch {
     /// The genes found, in the order asked.
     pub genes: Vec<Gene>,
     /// IDs Ensembl does not know.
@@ -60,7 +60,7 @@ pub(crate) struct GeneBatch {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
 #[schemars(extend("type" = "object"))]
-pub(crate) enum GeneAnswer {
+pub enum GeneAnswer {
     One(Box<Gene>),
     Many(GeneBatch),
 }
@@ -68,7 +68,7 @@ pub(crate) enum GeneAnswer {
 /// An Ensembl gene.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Serialize, JsonSchema)]
-pub(crate) struct Gene {
+pub struct Gene {
     /// Ensembl gene stable ID, upper case and without version, e.g. 'ENSG00000141510'.
     pub id: String,
     /// Gene symbol, e.g. 'TP53'.
@@ -145,7 +145,7 @@ impl EnsemblServer {
         title = "Get an Ensembl gene",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub(crate) async fn ensembl_get_gene(
+    pub async fn ensembl_get_gene(
         &self,
         Parameters(args): Parameters<GetGeneArgs>,
     ) -> Result<Json<GeneAnswer>, ApiError> {

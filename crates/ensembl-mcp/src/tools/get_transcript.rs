@@ -19,7 +19,7 @@ use crate::xrefs::cross_references;
 /// Arguments of `ensembl_get_transcript`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct GetTranscriptArgs {
+pub struct GetTranscriptArgs {
     /// Ensembl transcript stable ID of any species: 'ENST00000269305' (human TP53-201),
     /// 'ENSMUST00000108658' (mouse). A version suffix ('ENST00000269305.9') and lower
     /// case are accepted. A gene's transcript to start from is its canonical_transcript
@@ -30,7 +30,7 @@ pub(crate) struct GetTranscriptArgs {
 /// An Ensembl transcript.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Serialize, JsonSchema)]
-pub(crate) struct Transcript {
+pub struct Transcript {
     /// Ensembl transcript stable ID, upper case and without version, e.g.
     /// 'ENST00000269305'.
     pub id: String,
@@ -109,7 +109,7 @@ impl EnsemblServer {
         title = "Get an Ensembl transcript",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub(crate) async fn ensembl_get_transcript(
+    pub async fn ensembl_get_transcript(
         &self,
         Parameters(args): Parameters<GetTranscriptArgs>,
     ) -> Result<Json<Transcript>, ApiError> {

@@ -51,7 +51,7 @@ const SCORE_TEXT_TOP: f64 = 0.8;
 /// Arguments of `ensembl_search_genes`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct SearchGenesArgs {
+pub struct SearchGenesArgs {
     /// What to look for, at least 2 characters: a gene symbol ('BRCA1'), a synonym
     /// ('p53'), or words of the gene's name or description ('tumor protein'). Matched as
     /// plain words (no query syntax).
@@ -106,7 +106,7 @@ fn species_arg<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Err
 /// One candidate gene.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct GeneCandidate {
+pub struct GeneCandidate {
     /// Ensembl gene stable ID, e.g. 'ENSG00000012048' (pass it to ensembl_get_gene).
     pub id: String,
     /// Gene symbol, e.g. 'BRCA1'.
@@ -316,7 +316,7 @@ impl EnsemblServer {
         title = "Search Ensembl genes",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub(crate) async fn ensembl_search_genes(
+    pub async fn ensembl_search_genes(
         &self,
         Parameters(args): Parameters<SearchGenesArgs>,
     ) -> Result<Json<PaginationEnvelope<GeneCandidate>>, ApiError> {

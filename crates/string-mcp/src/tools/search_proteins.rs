@@ -16,7 +16,7 @@ use crate::server::StringServer;
 /// Arguments of `string_search_proteins`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct SearchProteinsArgs {
+pub struct SearchProteinsArgs {
     /// One protein or gene name, symbol, synonym or identifier, at least 2 characters,
     /// e.g. `TP53`, `p53`, `P04637`.
     pub query: String,
@@ -39,7 +39,7 @@ pub(crate) struct SearchProteinsArgs {
 /// A STRING protein matching the query.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub(crate) struct ProteinCandidate {
+pub struct ProteinCandidate {
     /// The STRING CURIE that `string_get_interactions` takes, e.g.
     /// `STRING:9606.ENSP00000269305`.
     pub id: String,
@@ -185,7 +185,7 @@ impl StringServer {
         title = "Search STRING proteins",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub(crate) async fn string_search_proteins(
+    pub async fn string_search_proteins(
         &self,
         Parameters(args): Parameters<SearchProteinsArgs>,
     ) -> Result<Json<PaginationEnvelope<ProteinCandidate>>, ApiError> {

@@ -1,0 +1,17 @@
+//! lifesciences-mcp: one MCP server for STRING, Ensembl, ChEMBL and the IGVF Catalog.
+//!
+//! It serves every tool of the four servers unchanged (same names, arguments and
+//! results), each call handed to the server it belongs to, plus
+//! `lifesciences_map_ids`, which carries an identifier from one database to the others.
+//! The four servers are built from one environment, so a source two of them use has one
+//! client: one cache, one coalescing table and one politeness budget.
+//!
+//! Code map: `toolsets` (which tools are served), `map_ids` (the crossing tool),
+//! `server` (the gateway itself).
+
+mod map_ids;
+mod server;
+mod toolsets;
+
+pub use server::Gateway;
+pub use toolsets::Toolset;

@@ -1,0 +1,70 @@
+//! The gateway: the four servers, built from one environment, their tools projected onto
+//! it, the chosen toolsets kept, and instructions that say which database answers what
+//! and how identifiers cross.
+
+use std::collections::BTreeSet;
+
+use chembl_mcp::ChemblServer;
+use ensembl_mcp::EnsemblServer;
+use igvf_mcp::IgvfServer;
+use lifesciences_core::rmcp::handler::server::router::tool::ToolRouter;
+use lifesciences_core::server::project;
+use lifesciences_core::{ConfigError, Env, McpServer, StaticResource};
+use string_mcp::StringServer;
+
+use crate::toolsets::{self, Toolset};
+
+/// Every tool of STRING, Ensembl, ChEMBL and the IGVF Catalog in one server, plus
+/// `lifesciences_map_ids`. Cheap to clone: clones share the upstream clients.
+#[derive(Debug, Clone)]
+pub struct Gateway {
+    pub(crate) string: StringServer,
+    pub(crate) ensembl: EnsemblServer,
+    pub(crate) chembl: ChemblServer,
+    pub(crate) igvf: IgvfServer,
+    /// The toolsets served.
+    toolsets: BTreeSet<Toolset>,
+}
+
+impl Gateway {
+    /// The toolsets this gateway serves.
+    pub fn toolsets(&self) -> impl Iterator<Item = Toolset> + '_ {
+        self.toolsets.iter().copied()
+    }
+}
+
+impl McpServer for Gateway {
+    const NAME: &'static str = "lifesciences-mcp";
+    const TITLE: &'static str = "STRING, Ensembl, ChEMBL and IGVF Catalog";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const INSTRUCTIONS: &'static str = "Four databases, one server; tools are prefixed by their database.\n\
+        1. Genes and transcripts (coordinates, cross-references, variants, sequences, orthologues): ensembl_*. Protein interactions and gene-set enrichment: string_*. Compounds, drug targets and bioactivities: chembl_*. Variants, regulatory elements, QTLs and disease links: igvf_*.\n\
+        2. To carry an identifier to another database, call lifesciences_map_ids: a symbol, Ensembl, UniProt, HGNC, NCBI Gene, RefSeq, STRING, ChEMBL, InChIKey, rsID or SPDI becomes its equivalents, each with the tool that takes it next.\n\
+        3. A typical path: chembl_get_target (a drug's target) → lifesciences_map_ids (its UniProt accession) → ensembl_get_gene → string_get_interactions → igvf_query_associations.";
+    const RESOURCES: &'static [StaticResource] = IgvfServer::RESOURCES;
+    const TOOLSETS: &'static [&'static str] = &["string", "ensembl", "chembl", "igvf"];
+
+    fn from_env(env: &Env) -> Result<Self, ConfigError> {
+        let toolsets = toolsets::parse(env.var(lifesciences_core::cli::TOOLSETS_VAR).as_deref())?;
+        // Built from the same environment, so a source two servers use has one client.
+        Ok(Self {
+            string: StringServer::from_env(env)?,
+            ensembl: EnsemblServer::from_env(env)?,
+            chembl: ChemblServer::from_env(env)?,
+            igvf: IgvfServer::from_env(env)?,
+            toolsets,
+        })
+    }
+
+    fn router() -> ToolRouter<Self> {
+        project(StringServer::router(), |g: &Gateway| &g.string)
+            + project(EnsemblServer::router(), |g: &Gateway| &g.ensembl)
+            + project(ChemblServer::router(), |g: &Gateway| &g.chembl)
+            + project(IgvfServer::router(), |g: &Gateway| &g.igvf)
+            + Self::map_ids_router()
+    }
+
+    fn keeps_tool(&self, name: &str) -> bool {
+        Toolset::of_tool(name).is_none_or(|t| self.toolsets.contains(&t))
+    }
+}

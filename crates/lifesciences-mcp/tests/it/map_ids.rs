@@ -1,0 +1,214 @@
+//! `lifesciences_map_ids`: each identifier kind, the path it took, and what could not be
+//! mapped.
+
+use lifesciences_core::ErrorCode;
+use serde_json::{Value, json};
+use wiremock::matchers::{body_json, method, path, query_param};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use crate::{fixture, paths, setup};
+
+fn ids_of(mapping: &Value, namespace: &str) -> Vec<String> {
+    mapping["equivalents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["namespace"] == namespace)
+        .map(|e| e["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// TP53's Ensembl record and STRING name (recorded), and a ChEMBL answer with no target
+/// for P04637 (constructed: ChEMBL's empty page).
+pub(crate) async fn mount_tp53(upstream: &MockServer) {
+    Mock::given(method("GET"))
+        .and(path("/ensembl/lookup/id/ENSG00000141510"))
+        .respond_with(fixture("ensembl-mcp", "lookup_id__ENSG00000141510.json"))
+        .mount(upstream)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/ensembl/xrefs/id/ENSG00000141510"))
+        .respond_with(fixture("ensembl-mcp", "xrefs_id__ENSG00000141510.json"))
+        .mount(upstream)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/string/json/get_string_ids"))
+        .and(query_param("identifiers", "TP53"))
+        .respond_with(fixture("string-mcp", "get_string_ids__TP53.json"))
+        .mount(upstream)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/chembl/target.json"))
+        .and(query_param("target_components__accession", "P04637"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "page_meta": {"limit": 10, "next": null, "offset": 0, "previous": null, "total_count": 0},
+            "targets": []
+        })))
+        .mount(upstream)
+        .await;
+}
+
+#[tokio::test]
+async fn an_ensembl_gene_maps_to_every_gene_namespace_and_says_what_it_could_not() {
+    let (upstream, client) = setup().await;
+    mount_tp53(&upstream).await;
+    let out = client
+        .call_ok("lifesciences_map_ids", json!({"ids": ["ENSG00000141510"]}))
+        .await;
+    let m = &out["results"][0];
+    assert_eq!(m["detected_as"], "Ensembl gene ID");
+    assert_eq!(ids_of(m, "ensembl_gene"), ["ENSG00000141510"]);
+    assert_eq!(ids_of(m, "symbol"), ["TP53"]);
+    assert_eq!(ids_of(m, "hgnc"), ["HGNC:11998"]);
+    assert_eq!(ids_of(m, "uniprot"), ["P04637"]);
+    assert_eq!(ids_of(m, "ncbi_gene"), ["7157"]);
+    assert_eq!(ids_of(m, "refseq"), ["NM_000546.6", "NP_000537.3"]);
+    assert_eq!(ids_of(m, "string"), ["STRING:9606.ENSP00000269305"]);
+    // Each equivalent names the tool that takes it next, in the form it takes.
+    let string = m["equivalents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["namespace"] == "string")
+        .unwrap();
+    assert_eq!(string["next_tool"], "string_get_interactions");
+    assert_eq!(
+        m["path"],
+        json!([
+            "ensembl_get_gene",
+            "string_search_proteins",
+            "chembl_search_targets"
+        ])
+    );
+    assert_eq!(m["unmapped"][0]["namespace"], "chembl_target");
+    assert!(
+        m["unmapped"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("P04637"),
+        "{m:#}"
+    );
+    assert_eq!(out["mapped"], 1);
+    assert_eq!(out["failed"], 0);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_variant_maps_through_the_catalog() {
+    let (upstream, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/igvf/variants"))
+        .and(query_param("rsid", "rs80357906"))
+        .respond_with(fixture("igvf-mcp", "variants__rsid=rs80357906.json"))
+        .mount(&upstream)
+        .await;
+    let out = client
+        .call_ok("lifesciences_map_ids", json!({"ids": "rs80357906"}))
+        .await;
+    let m = &out["results"][0];
+    assert_eq!(m["detected_as"], "rsID");
+    assert_eq!(ids_of(m, "spdi"), ["NC_000017.11:43057062:GGG:GGGG"]);
+    assert_eq!(ids_of(m, "hgvs"), ["NC_000017.11:g.43057065dup"]);
+    assert_eq!(m["path"], json!(["igvf_resolve_id"]));
+    client.close().await;
+}
+
+#[tokio::test]
+async fn an_inchikey_maps_to_its_compound_pubchem_and_target_proteins() {
+    let (upstream, client) = setup().await;
+    let chembl = |p: &str| Mock::given(method("GET")).and(path(format!("/chembl{p}")));
+    chembl("/molecule.json")
+        .and(query_param(
+            "molecule_structures__standard_inchi_key",
+            "BSYNRYMUTXBXSQ-UHFFFAOYSA-N",
+        ))
+        .respond_with(fixture(
+            "chembl-mcp",
+            "molecule__standard_inchi_key=BSYNRYMUTXBXSQ-UHFFFAOYSA-N.json",
+        ))
+        .mount(&upstream)
+        .await;
+    chembl("/molecule/CHEMBL25.json")
+        .respond_with(fixture("chembl-mcp", "molecule__CHEMBL25.json"))
+        .mount(&upstream)
+        .await;
+    chembl("/mechanism.json")
+        .and(query_param("molecule_chembl_id", "CHEMBL25"))
+        .respond_with(fixture(
+            "chembl-mcp",
+            "mechanism__molecule_chembl_id=CHEMBL25.json",
+        ))
+        .mount(&upstream)
+        .await;
+    chembl("/target.json")
+        .and(query_param("target_chembl_id__in", "CHEMBL221,CHEMBL230"))
+        .respond_with(fixture(
+            "chembl-mcp",
+            "target__target_chembl_id__in=CHEMBL221,CHEMBL230.json",
+        ))
+        .mount(&upstream)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/unichem/compounds"))
+        .and(body_json(
+            json!({"type": "sourceID", "compound": "CHEMBL25", "sourceID": 1}),
+        ))
+        .respond_with(fixture("chembl-mcp", "unichem_compounds__CHEMBL25.json"))
+        .mount(&upstream)
+        .await;
+    let out = client
+        .call_ok(
+            "lifesciences_map_ids",
+            json!({"ids": ["bsynrymutxbxsq-uhfffaoysa-n"]}),
+        )
+        .await;
+    let m = &out["results"][0];
+    assert_eq!(m["detected_as"], "ChEMBL compound");
+    assert_eq!(ids_of(m, "chembl_compound"), ["CHEMBL:25"]);
+    assert_eq!(ids_of(m, "inchikey"), ["BSYNRYMUTXBXSQ-UHFFFAOYSA-N"]);
+    assert_eq!(ids_of(m, "pubchem_compound"), ["2244"]);
+    assert!(!ids_of(m, "uniprot").is_empty(), "{m:#}");
+    assert_eq!(
+        m["path"],
+        json!(["chembl_search_compounds", "chembl_get_compound"])
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn an_input_that_fails_fails_alone() {
+    let (upstream, client) = setup().await;
+    mount_tp53(&upstream).await;
+    // Ensembl's answer for an ID it does not know.
+    for at in ["lookup/id", "xrefs/id"] {
+        Mock::given(method("GET"))
+            .and(path(format!("/ensembl/{at}/ENSG00000000001")))
+            .respond_with(
+                ResponseTemplate::new(400)
+                    .set_body_json(json!({"error": "ID 'ENSG00000000001' not found"})),
+            )
+            .mount(&upstream)
+            .await;
+    }
+    let out = client
+        .call_ok(
+            "lifesciences_map_ids",
+            json!({"ids": ["ENSG00000141510", "%%%", "ENSG00000000001"]}),
+        )
+        .await;
+    assert_eq!(out["mapped"], 1);
+    assert_eq!(out["failed"], 2);
+    assert_eq!(out["results"][1]["detected_as"], "unrecognised");
+    assert_eq!(out["results"][1]["error"]["code"], "UNRESOLVED_ENTITY");
+    assert!(out["results"][2]["error"]["code"].is_string(), "{out:#}");
+    let sent = paths(&upstream).await;
+    assert!(sent.iter().all(|p| !p.contains("%%%")), "{sent:?}");
+    let e = client
+        .call_err(
+            "lifesciences_map_ids",
+            json!({"ids": (0..21).map(|i| format!("rs{i}")).collect::<Vec<_>>()}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    client.close().await;
+}
