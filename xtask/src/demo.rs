@@ -8,6 +8,7 @@
 
 pub(crate) mod chembl;
 pub(crate) mod ensembl;
+pub(crate) mod gateway;
 pub(crate) mod igvf;
 pub(crate) mod script;
 pub(crate) mod string;
@@ -26,7 +27,16 @@ use crate::servers::{self, ServerEntry};
 use script::Expect;
 
 pub(crate) fn run(only: Option<&str>) -> anyhow::Result<()> {
-    let entries = servers::select(only)?;
+    let gateway_only = only == Some(servers::GATEWAY);
+    let mut entries = if gateway_only {
+        Vec::new()
+    } else {
+        servers::select(only)?
+    };
+    // The gateway's session runs after the four servers', with the whole demo or alone.
+    if only.is_none() || gateway_only {
+        entries.push(servers::gateway());
+    }
     let binaries = build(&entries, false)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

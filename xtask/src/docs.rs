@@ -22,7 +22,8 @@ const README: &str = "README.md";
 pub(crate) fn run(check: bool) -> anyhow::Result<()> {
     let root = crate::workspace_root();
     let servers = servers::all();
-    for server in &servers {
+    let gateway = servers::gateway();
+    for server in servers.iter().chain(std::iter::once(&gateway)) {
         println!(
             "{}",
             Catalog::measure(&(server.tools)()).summary(server.name)
@@ -32,7 +33,7 @@ pub(crate) fn run(check: bool) -> anyhow::Result<()> {
     let readme = std::fs::read_to_string(&readme_path)
         .with_context(|| format!("cannot read {}", readme_path.display()))?;
     let readme_rendered = render_readme(&readme, &servers)?;
-    let tools_rendered = render(&servers);
+    let tools_rendered = render(&servers, &gateway);
     let files = [(TOOLS, tools_rendered), (README, readme_rendered)];
     if check {
         let stale: Vec<&str> = files
@@ -196,7 +197,7 @@ fn trim_number(n: f64) -> String {
 }
 
 /// The whole document.
-pub(crate) fn render(servers: &[ServerEntry]) -> String {
+pub(crate) fn render(servers: &[ServerEntry], gateway: &ServerEntry) -> String {
     let mut out = String::new();
     out.push_str("# Tools\n\n");
     out.push_str(
@@ -215,12 +216,47 @@ pub(crate) fn render(servers: &[ServerEntry]) -> String {
             server.name, server.name, server.title
         );
     }
+    let _ = writeln!(
+        out,
+        "- [{}](#{}): {}",
+        gateway.name, gateway.name, gateway.title
+    );
     out.push_str("- [Cross-reference registry](#cross-reference-registry)\n\n");
     for server in servers {
         render_server(&mut out, server);
     }
+    render_gateway(&mut out, gateway);
     render_registry(&mut out);
     out
+}
+
+/// The gateway: its instructions, its whole catalog's size, and its own tools (the
+/// others are the servers' above, unchanged).
+fn render_gateway(out: &mut String, gateway: &ServerEntry) {
+    let _ = writeln!(out, "## {}\n\n{}\n", gateway.name, gateway.title);
+    out.push_str(
+        "Serves every tool above under the same name, in one process (`--toolsets` or \
+         `LIFESCIENCES_TOOLSETS` chooses among string, ensembl, chembl, igvf; default all), \
+         plus the tools below.\n\n",
+    );
+    let _ = writeln!(out, "Instructions given to the agent at `initialize`:\n");
+    for line in gateway.instructions.lines() {
+        let _ = writeln!(out, "> {line}");
+    }
+    out.push('\n');
+    let tools = (gateway.tools)();
+    let catalog = Catalog::measure(&tools);
+    let _ = writeln!(
+        out,
+        "What a model reads of all {} tools on every turn (name, title, description, input \
+         schema): {} bytes, {} per tool on average.\n",
+        tools.len(),
+        catalog.total(),
+        catalog.average()
+    );
+    for tool in tools.iter().filter(|t| t.name.starts_with("lifesciences_")) {
+        render_tool(out, tool);
+    }
 }
 
 fn render_server(out: &mut String, server: &ServerEntry) {

@@ -40,6 +40,15 @@ fn upstreams<S: McpServer>() -> Result<Vec<SourceConfig>, ConfigError> {
         .collect()
 }
 
+/// The gateway's package and binary name.
+pub(crate) const GATEWAY: &str = "lifesciences-mcp";
+
+/// The gateway serving every server's tools: not one of [`all`] (its tools are theirs),
+/// but demonstrated, measured and documented with them.
+pub(crate) fn gateway() -> ServerEntry {
+    entry::<lifesciences_mcp::Gateway>(crate::demo::gateway::script)
+}
+
 /// Every server, or only the one named `only` (`--only string-mcp`).
 pub(crate) fn select(only: Option<&str>) -> anyhow::Result<Vec<ServerEntry>> {
     let entries: Vec<ServerEntry> = all()
