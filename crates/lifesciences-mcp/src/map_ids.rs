@@ -500,7 +500,14 @@ impl Gateway {
                             .trim_start_matches(':')
                     );
                     match self.compound_path(&mut b, &id).await {
-                        Err(e) if e.code() == ErrorCode::EntityNotFound => {
+                        // Not a compound (ChEMBL says what it is, or has no such
+                        // molecule): a target, perhaps.
+                        Err(e)
+                            if matches!(
+                                e.code(),
+                                ErrorCode::EntityNotFound | ErrorCode::UnresolvedEntity
+                            ) =>
+                        {
                             b.mapping.path.clear();
                             self.target_path(&mut b, &id).await
                         }

@@ -212,3 +212,131 @@ async fn an_input_that_fails_fails_alone() {
     assert_eq!(e.code, ErrorCode::InvalidInput);
     client.close().await;
 }
+
+/// Ensembl's exact look-up of `query` (a symbol or another database's ID) in human,
+/// answering TP53's gene (the ID as Ensembl's `xrefs/symbol` gives it), and what a search
+/// asks besides: the species list (recorded), EBI Search (no hits), the batch look-up
+/// (TP53's recorded entry).
+async fn mount_tp53_search(upstream: &MockServer, query: &str) {
+    Mock::given(method("GET"))
+        .and(path("/ensembl/info/species"))
+        .respond_with(fixture("ensembl-mcp", "info_species.json"))
+        .mount(upstream)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(format!("/ensembl/xrefs/symbol/homo_sapiens/{query}")))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!([{"id": "ENSG00000141510", "type": "gene"}])),
+        )
+        .mount(upstream)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/ebisearch/ensembl_gene"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"hitCount": 0, "entries": [], "facets": []})),
+        )
+        .mount(upstream)
+        .await;
+    let batch = crate::fixtures_of("ensembl-mcp").json("lookup_id_batch.json");
+    Mock::given(method("POST"))
+        .and(path("/ensembl/lookup/id"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"ENSG00000141510": batch["ENSG00000141510"]})),
+        )
+        .mount(upstream)
+        .await;
+}
+
+#[tokio::test]
+async fn a_symbol_a_uniprot_accession_and_a_string_id_reach_the_same_gene() {
+    for (input, form, first) in [
+        ("TP53", "gene symbol", "ensembl_search_genes"),
+        ("P04637", "UniProt accession", "ensembl_search_genes"),
+        (
+            "9606.ENSP00000269305",
+            "STRING protein",
+            "string_search_proteins",
+        ),
+    ] {
+        let (upstream, client) = setup().await;
+        mount_tp53(&upstream).await;
+        let lookup = if input == "P04637" { "P04637" } else { "TP53" };
+        mount_tp53_search(&upstream, lookup).await;
+        Mock::given(method("GET"))
+            .and(path("/string/json/get_string_ids"))
+            .and(query_param("identifiers", "9606.ENSP00000269305"))
+            .respond_with(fixture("string-mcp", "get_string_ids__TP53.json"))
+            .mount(&upstream)
+            .await;
+        let out = client
+            .call_ok("lifesciences_map_ids", json!({"ids": [input]}))
+            .await;
+        let m = &out["results"][0];
+        assert_eq!(m["detected_as"], form, "{input}");
+        assert_eq!(
+            ids_of(m, "ensembl_gene"),
+            ["ENSG00000141510"],
+            "{input}: {m:#}"
+        );
+        assert_eq!(
+            ids_of(m, "string"),
+            ["STRING:9606.ENSP00000269305"],
+            "{input}"
+        );
+        assert_eq!(m["path"][0], first, "{input}");
+        client.close().await;
+    }
+}
+
+#[tokio::test]
+async fn a_chembl_id_that_is_no_compound_is_read_as_a_target() {
+    let (upstream, client) = setup().await;
+    let chembl = |p: &str| Mock::given(method("GET")).and(path(format!("/chembl{p}")));
+    // ChEMBL's 404 for an unknown molecule (an empty body).
+    chembl("/molecule/CHEMBL203.json")
+        .respond_with(ResponseTemplate::new(404))
+        .mount(&upstream)
+        .await;
+    // What the ID is, as ChEMBL's look-up answers (the recorded CHEMBL221 answer's
+    // shape).
+    chembl("/chembl_id_lookup/CHEMBL203.json")
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "chembl_id": "CHEMBL203", "entity_type": "TARGET",
+            "resource_url": "/chembl/api/data/target/CHEMBL203", "status": "ACTIVE"
+        })))
+        .mount(&upstream)
+        .await;
+    chembl("/target/CHEMBL203.json")
+        .respond_with(fixture("chembl-mcp", "target__CHEMBL203.json"))
+        .mount(&upstream)
+        .await;
+    chembl("/mechanism.json")
+        .and(query_param("target_chembl_id", "CHEMBL203"))
+        .respond_with(fixture(
+            "chembl-mcp",
+            "mechanism__target_chembl_id=CHEMBL203.json",
+        ))
+        .mount(&upstream)
+        .await;
+    chembl("/molecule.json")
+        .and(query_param("molecule_chembl_id__in", "CHEMBL939,CHEMBL553"))
+        .respond_with(fixture(
+            "chembl-mcp",
+            "molecule__in=CHEMBL939,CHEMBL553__only=slim.json",
+        ))
+        .mount(&upstream)
+        .await;
+    let out = client
+        .call_ok("lifesciences_map_ids", json!({"ids": "CHEMBL203"}))
+        .await;
+    let m = &out["results"][0];
+    assert_eq!(m["detected_as"], "ChEMBL target");
+    assert_eq!(ids_of(m, "chembl_target"), ["CHEMBL:203"]);
+    assert_eq!(ids_of(m, "uniprot"), ["P00533"]);
+    assert_eq!(ids_of(m, "symbol"), ["EGFR"]);
+    assert_eq!(m["path"], json!(["chembl_get_target"]));
+    client.close().await;
+}
