@@ -4,6 +4,8 @@
 //!   each through a short scripted MCP session over stdio, printing what a user would see.
 //! - `docs [--check]`: write `docs/tools.md` from the servers' tool definitions (`--check`
 //!   fails when it is stale; CI runs it).
+//! - `bundle [--debug]`: the gateway as a Claude Desktop extension (`.mcpb`, checked and
+//!   packed with npm's `@anthropic-ai/mcpb`) and its `server.json` for the MCP registry.
 //! - `live`: run the opt-in tests against the real upstream APIs (network required).
 //! - `clients`: run every server, over stdio and Streamable HTTP, through third-party MCP
 //!   clients (TypeScript SDK, MCP Inspector CLI, the MCP conformance suite, Ajv strict) against
@@ -22,6 +24,7 @@
 )]
 
 mod bench;
+mod bundle;
 mod clients;
 mod demo;
 mod docs;
@@ -44,6 +47,16 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Package the gateway as a Claude Desktop extension (.mcpb) and write its server.json.
+    ///
+    /// Builds lifesciences-mcp (release), writes manifest.json with every configuration
+    /// variable as a user setting, validates and packs it with @anthropic-ai/mcpb (npm,
+    /// fetched once by npx), and writes server.json for the MCP registry beside it.
+    Bundle {
+        /// Bundle the debug build (faster; for trying the bundle out).
+        #[arg(long)]
+        debug: bool,
+    },
     /// Run every server through a scripted MCP session against a local mock upstream.
     Demo {
         /// Only this server (e.g. string-mcp).
@@ -123,6 +136,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Demo { only } => demo::run(only.as_deref()),
+        Command::Bundle { debug } => bundle::run(debug).map(|_| ()),
         Command::Docs { check } => docs::run(check),
         Command::Live { cargo_args } => live::run(&cargo_args),
         Command::Clients { only } => clients::run(only.as_deref()),
