@@ -189,7 +189,12 @@ pub(crate) async fn replay(
         .collect();
     let env: Vec<(&str, &str)> = urls.iter().map(|(k, v)| (*k, v.as_str())).collect();
 
-    println!("\n━━━ walkthrough ━━━ {PAGE}, replayed across the four servers");
+    let on = if entries.iter().any(|e| e.name == crate::servers::GATEWAY) {
+        "on the gateway"
+    } else {
+        "across the four servers"
+    };
+    println!("\n━━━ walkthrough ━━━ {PAGE}, replayed {on}");
     let mut clients = BTreeMap::new();
     for (entry, binary) in entries.iter().zip(binaries) {
         let program = binary.to_str().context("binary path is not UTF-8")?;
@@ -198,7 +203,15 @@ pub(crate) async fn replay(
     let mut failures = 0;
     for call in &calls {
         println!("\n▶ {} call {} {}", call.server, call.tool, call.arguments);
-        let Some(client) = clients.get(call.server.as_str()) else {
+        // With the gateway built, every call goes through it: the page's path across
+        // the four databases, in one server.
+        let Some(client) = (if clients.contains_key(call.server.as_str()) {
+            clients
+                .get(crate::servers::GATEWAY)
+                .or_else(|| clients.get(call.server.as_str()))
+        } else {
+            None
+        }) else {
             failures += 1;
             println!(
                 "  ✘ {PAGE} names a server that does not exist: {}",
