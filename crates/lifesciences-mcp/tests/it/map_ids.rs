@@ -251,20 +251,65 @@ async fn mount_tp53_search(upstream: &MockServer, query: &str) {
 }
 
 #[tokio::test]
-async fn a_symbol_a_uniprot_accession_and_a_string_id_reach_the_same_gene() {
-    for (input, form, first) in [
-        ("TP53", "gene symbol", "ensembl_search_genes"),
-        ("P04637", "UniProt accession", "ensembl_search_genes"),
+async fn every_gene_identifier_kind_reaches_the_same_gene() {
+    // (input, how it is read, first tool, what Ensembl's exact look-up is asked)
+    for (input, form, first, lookup) in [
+        ("TP53", "gene symbol", "ensembl_search_genes", "TP53"),
+        (
+            "P04637",
+            "UniProt accession",
+            "ensembl_search_genes",
+            "P04637",
+        ),
+        (
+            "HGNC:11998",
+            "HGNC ID",
+            "ensembl_search_genes",
+            "HGNC%3A11998",
+        ),
+        ("7157", "NCBI Gene ID", "ensembl_search_genes", "7157"),
+        (
+            "NM_000546.6",
+            "RefSeq accession",
+            "ensembl_search_genes",
+            "NM_000546",
+        ),
+        (
+            "ENST00000269305",
+            "Ensembl transcript ID",
+            "ensembl_get_transcript",
+            "",
+        ),
         (
             "9606.ENSP00000269305",
             "STRING protein",
             "string_search_proteins",
+            "TP53",
         ),
     ] {
         let (upstream, client) = setup().await;
         mount_tp53(&upstream).await;
-        let lookup = if input == "P04637" { "P04637" } else { "TP53" };
-        mount_tp53_search(&upstream, lookup).await;
+        if lookup.is_empty() {
+            // TP53-201 as Ensembl's look-up of a transcript answers (the recorded KRAS-202
+            // record with its ID, parent and name changed).
+            let mut record =
+                crate::fixtures_of("ensembl-mcp").json("lookup_id__ENST00000311936.json");
+            record["id"] = json!("ENST00000269305");
+            record["Parent"] = json!("ENSG00000141510");
+            record["display_name"] = json!("TP53-201");
+            Mock::given(method("GET"))
+                .and(path("/ensembl/lookup/id/ENST00000269305"))
+                .respond_with(ResponseTemplate::new(200).set_body_json(record))
+                .mount(&upstream)
+                .await;
+            Mock::given(method("GET"))
+                .and(path("/ensembl/xrefs/id/ENST00000269305"))
+                .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+                .mount(&upstream)
+                .await;
+        } else {
+            mount_tp53_search(&upstream, lookup).await;
+        }
         Mock::given(method("GET"))
             .and(path("/string/json/get_string_ids"))
             .and(query_param("identifiers", "9606.ENSP00000269305"))
