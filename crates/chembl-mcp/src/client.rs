@@ -79,6 +79,8 @@ const IDS_PER_REQUEST: usize = 100;
 const MAX_PAGES: u64 = 10;
 /// UniChem's source number for ChEMBL (docs/sources/chembl.md, "UniChem sources used").
 const UNICHEM_SOURCE_CHEMBL: u32 = 1;
+/// UniChem's source number for PubChem compounds (CIDs).
+pub(crate) const UNICHEM_SOURCE_PUBCHEM: u32 = 22;
 
 /// ChEMBL's web services.
 #[derive(Debug, Clone)]
@@ -585,6 +587,12 @@ impl UniChemClient {
     /// failure pauses it server-wide, logged once); any other failure concerns this
     /// compound only.
     pub(crate) async fn sources_of(&self, chembl_id: &str) -> UniChemLinks {
+        self.sources_of_in(chembl_id, UNICHEM_SOURCE_CHEMBL).await
+    }
+
+    /// The same, for a compound named by its identifier in UniChem source `source` (e.g.
+    /// a PubChem CID in [`UNICHEM_SOURCE_PUBCHEM`]).
+    pub(crate) async fn sources_of_in(&self, chembl_id: &str, source: u32) -> UniChemLinks {
         if self.breaker.is_open(Instant::now()) {
             tracing::debug!(
                 compound = chembl_id,
@@ -595,7 +603,7 @@ impl UniChemClient {
         let body = json!({
             "type": "sourceID",
             "compound": chembl_id,
-            "sourceID": UNICHEM_SOURCE_CHEMBL,
+            "sourceID": source,
         });
         match self
             .http

@@ -42,3 +42,26 @@ impl McpServer for ChemblServer {
             + Self::get_target_router()
     }
 }
+
+impl ChemblServer {
+    /// The ChEMBL compounds UniChem links to PubChem compound `cid` (as `CHEMBL:<n>`
+    /// CURIEs, what `chembl_get_compound` takes); `None` when UniChem could not be asked
+    /// (it failed, or is paused after an outage). For a gateway mapping identifiers.
+    pub async fn chembl_ids_of_pubchem(&self, cid: &str) -> Option<Vec<String>> {
+        match self
+            .unichem
+            .sources_of_in(cid, crate::client::UNICHEM_SOURCE_PUBCHEM)
+            .await
+        {
+            crate::client::UniChemLinks::Found(sources) => Some(
+                sources
+                    .into_iter()
+                    .filter(|s| s.id == Some(1))
+                    .filter_map(|s| s.compound_id)
+                    .filter_map(|id| id.strip_prefix("CHEMBL").map(|n| format!("CHEMBL:{n}")))
+                    .collect(),
+            ),
+            crate::client::UniChemLinks::Unavailable => None,
+        }
+    }
+}

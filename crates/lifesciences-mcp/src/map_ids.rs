@@ -14,6 +14,7 @@
 //! | ChEMBL compound | `chembl_get_compound` (InChIKey, PubChem CID, target UniProt accessions) |
 //! | ChEMBL target | `chembl_get_target` (UniProt accessions, gene symbols) |
 //! | InChIKey | `chembl_search_compounds` → the compound path |
+//! | PubChem CID (`CID:2244`, `PubChem:2244`) | UniChem (ChEMBL's cross-reference service) → the compound path |
 //! | rsID, SPDI | `igvf_resolve_id` (rsID, SPDI, HGVS, ClinGen allele) |
 
 use lifesciences_core::rmcp::{Json, tool, tool_router};
@@ -32,7 +33,7 @@ const MAX_IDS: usize = 20;
 #[serde(deny_unknown_fields)]
 pub struct MapIdsArgs {
     /// 1–20 identifiers: gene symbol, ENSG/ENST, UniProt, HGNC:…, NCBI Gene, RefSeq,
-    /// STRING (9606.ENSP…), CHEMBL…, InChIKey, rsID or SPDI.
+    /// STRING (9606.ENSP…), CHEMBL…, InChIKey, PubChem `CID:2244`, rsID or SPDI.
     #[serde(deserialize_with = "one_or_many")]
     #[schemars(with = "Vec<String>", length(min = 1, max = 20))]
     pub ids: Vec<String>,
@@ -120,6 +121,7 @@ pub struct MapIdsResult {
 /// What an input is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {
+    PubchemCid,
     Rsid,
     Spdi,
     InchiKey,
@@ -147,7 +149,12 @@ impl Form {
                     .strip_prefix(kind)
                     .is_some_and(|rest| digits(rest.split('.').next().unwrap_or_default()))
         };
-        Some(if upper.starts_with("RS") && digits(&upper[2..]) {
+        let cid = ["CID:", "PUBCHEM:", "PUBCHEM.COMPOUND:", "PUBCHEM_COMPOUND:"]
+            .iter()
+            .find_map(|p| upper.strip_prefix(p));
+        Some(if cid.is_some_and(digits) {
+            Self::PubchemCid
+        } else if upper.starts_with("RS") && digits(&upper[2..]) {
             Self::Rsid
         } else if upper.starts_with("NC_") && s.matches(':').count() == 3 {
             Self::Spdi
@@ -198,6 +205,7 @@ impl Form {
 
     fn words(self) -> &'static str {
         match self {
+            Self::PubchemCid => "PubChem compound ID",
             Self::Rsid => "rsID",
             Self::Spdi => "SPDI",
             Self::InchiKey => "InChIKey",
@@ -437,7 +445,7 @@ impl Gateway {
             return b.fail(&ApiError::unresolved(
                 format!("'{raw}' is not an identifier lifesciences_map_ids recognises."),
                 "Give a gene symbol, ENSG/ENST, UniProt, HGNC:…, NCBI Gene, RefSeq, STRING \
-                 (9606.ENSP…), CHEMBL…, InChIKey, rsID or SPDI.",
+                 (9606.ENSP…), CHEMBL…, InChIKey, PubChem CID (CID:2244), rsID or SPDI.",
                 raw,
             ));
         };
@@ -465,6 +473,35 @@ impl Gateway {
                         b.add("clingen_allele", &c, Some("igvf_get_entity"));
                     }
                     Ok(())
+                }
+                Form::PubchemCid => {
+                    let cid = input
+                        .rsplit(':')
+                        .next()
+                        .unwrap_or_default()
+                        .trim()
+                        .to_owned();
+                    b.add("pubchem_compound", &cid, None);
+                    b.called("UniChem (PubChem → ChEMBL)");
+                    match self.chembl.chembl_ids_of_pubchem(&cid).await {
+                        None => {
+                            b.missing(
+                                "chembl_compound",
+                                "UniChem could not be asked; try again later",
+                            );
+                            Ok(())
+                        }
+                        Some(ids) => match ids.first() {
+                            Some(id) => self.compound_path(&mut b, id).await,
+                            None => {
+                                b.missing(
+                                    "chembl_compound",
+                                    "UniChem links no ChEMBL compound to this CID",
+                                );
+                                Ok(())
+                            }
+                        },
+                    }
                 }
                 Form::InchiKey => {
                     b.called("chembl_search_compounds");
@@ -656,8 +693,8 @@ impl Gateway {
     /// Map identifiers across STRING, Ensembl, ChEMBL and the IGVF Catalog, each
     /// equivalent with the tool that takes it next, using the databases' own mappings:
     /// a gene (symbol, Ensembl, UniProt, HGNC, NCBI Gene, RefSeq, STRING) to all of
-    /// these and its ChEMBL targets; a compound (CHEMBL, InChIKey) to its InChIKey,
-    /// PubChem CID and targets' UniProt; a variant (rsID, SPDI) to rsID, SPDI, HGVS.
+    /// these and its ChEMBL targets; a compound (CHEMBL, InChIKey, PubChem CID) to its
+    /// ChEMBL ID, InChIKey, CID and targets' UniProt; a variant (rsID, SPDI) to rsID, SPDI, HGVS.
     /// Example: `{"ids": ["TP53", "CHEMBL25", "rs80357906"]}`.
     #[tool(
         title = "Map identifiers across databases",

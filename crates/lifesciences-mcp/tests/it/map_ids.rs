@@ -113,11 +113,44 @@ async fn a_variant_maps_through_the_catalog() {
     client.close().await;
 }
 
+/// Aspirin's full ChEMBL record (recorded molecule, mechanisms, targets, UniChem answer).
+async fn mount_aspirin(upstream: &MockServer) {
+    let chembl = |p: &str| Mock::given(method("GET")).and(path(format!("/chembl{p}")));
+    chembl("/molecule/CHEMBL25.json")
+        .respond_with(fixture("chembl-mcp", "molecule__CHEMBL25.json"))
+        .mount(upstream)
+        .await;
+    chembl("/mechanism.json")
+        .and(query_param("molecule_chembl_id", "CHEMBL25"))
+        .respond_with(fixture(
+            "chembl-mcp",
+            "mechanism__molecule_chembl_id=CHEMBL25.json",
+        ))
+        .mount(upstream)
+        .await;
+    chembl("/target.json")
+        .and(query_param("target_chembl_id__in", "CHEMBL221,CHEMBL230"))
+        .respond_with(fixture(
+            "chembl-mcp",
+            "target__target_chembl_id__in=CHEMBL221,CHEMBL230.json",
+        ))
+        .mount(upstream)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/unichem/compounds"))
+        .and(body_json(
+            json!({"type": "sourceID", "compound": "CHEMBL25", "sourceID": 1}),
+        ))
+        .respond_with(fixture("chembl-mcp", "unichem_compounds__CHEMBL25.json"))
+        .mount(upstream)
+        .await;
+}
+
 #[tokio::test]
 async fn an_inchikey_maps_to_its_compound_pubchem_and_target_proteins() {
     let (upstream, client) = setup().await;
-    let chembl = |p: &str| Mock::given(method("GET")).and(path(format!("/chembl{p}")));
-    chembl("/molecule.json")
+    Mock::given(method("GET"))
+        .and(path("/chembl/molecule.json"))
         .and(query_param(
             "molecule_structures__standard_inchi_key",
             "BSYNRYMUTXBXSQ-UHFFFAOYSA-N",
@@ -128,34 +161,7 @@ async fn an_inchikey_maps_to_its_compound_pubchem_and_target_proteins() {
         ))
         .mount(&upstream)
         .await;
-    chembl("/molecule/CHEMBL25.json")
-        .respond_with(fixture("chembl-mcp", "molecule__CHEMBL25.json"))
-        .mount(&upstream)
-        .await;
-    chembl("/mechanism.json")
-        .and(query_param("molecule_chembl_id", "CHEMBL25"))
-        .respond_with(fixture(
-            "chembl-mcp",
-            "mechanism__molecule_chembl_id=CHEMBL25.json",
-        ))
-        .mount(&upstream)
-        .await;
-    chembl("/target.json")
-        .and(query_param("target_chembl_id__in", "CHEMBL221,CHEMBL230"))
-        .respond_with(fixture(
-            "chembl-mcp",
-            "target__target_chembl_id__in=CHEMBL221,CHEMBL230.json",
-        ))
-        .mount(&upstream)
-        .await;
-    Mock::given(method("POST"))
-        .and(path("/unichem/compounds"))
-        .and(body_json(
-            json!({"type": "sourceID", "compound": "CHEMBL25", "sourceID": 1}),
-        ))
-        .respond_with(fixture("chembl-mcp", "unichem_compounds__CHEMBL25.json"))
-        .mount(&upstream)
-        .await;
+    mount_aspirin(&upstream).await;
     let out = client
         .call_ok(
             "lifesciences_map_ids",
@@ -171,6 +177,33 @@ async fn an_inchikey_maps_to_its_compound_pubchem_and_target_proteins() {
     assert_eq!(
         m["path"],
         json!(["chembl_search_compounds", "chembl_get_compound"])
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_pubchem_cid_maps_through_unichem_to_its_chembl_compound() {
+    let (upstream, client) = setup().await;
+    mount_aspirin(&upstream).await;
+    // UniChem's answer for aspirin (recorded for its ChEMBL ID; the same compound's
+    // records, so the same answer for its PubChem CID).
+    Mock::given(method("POST"))
+        .and(path("/unichem/compounds"))
+        .and(body_json(
+            json!({"type": "sourceID", "compound": "2244", "sourceID": 22}),
+        ))
+        .respond_with(fixture("chembl-mcp", "unichem_compounds__CHEMBL25.json"))
+        .mount(&upstream)
+        .await;
+    let out = client
+        .call_ok("lifesciences_map_ids", json!({"ids": "CID:2244"}))
+        .await;
+    let m = &out["results"][0];
+    assert_eq!(ids_of(m, "chembl_compound"), ["CHEMBL:25"], "{m:#}");
+    assert_eq!(ids_of(m, "inchikey"), ["BSYNRYMUTXBXSQ-UHFFFAOYSA-N"]);
+    assert_eq!(
+        m["path"],
+        json!(["UniChem (PubChem → ChEMBL)", "chembl_get_compound"])
     );
     client.close().await;
 }
