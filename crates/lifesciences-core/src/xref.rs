@@ -33,6 +33,7 @@ pub enum XrefKey {
     Hgnc,
     EnsemblGene,
     EnsemblTranscript,
+    EnsemblProtein,
     Uniprot,
     Entrez,
     Refseq,
@@ -91,7 +92,7 @@ use Cardinality::{Many, One};
 
 /// The registry: every key a `cross_references` object may hold, in the order they are
 /// serialised.
-pub static REGISTRY: [XrefSpec; 24] = [
+pub static REGISTRY: [XrefSpec; 25] = [
     spec(
         "hgnc",
         XrefKey::Hgnc,
@@ -112,6 +113,13 @@ pub static REGISTRY: [XrefSpec; 24] = [
         &[r"^ENS[A-Z]*T\d{11}$"],
         Many,
         "Ensembl transcript stable IDs, unversioned",
+    ),
+    spec(
+        "ensembl_protein",
+        XrefKey::EnsemblProtein,
+        &[r"^ENS[A-Z]*P\d{11}$"],
+        One,
+        "Ensembl protein stable ID, unversioned, e.g. ENSP00000269305",
     ),
     spec(
         "uniprot",
@@ -334,7 +342,10 @@ impl XrefKey {
         };
         match self {
             XrefKey::Hgnc => curie(v, "HGNC", &["HGNC:", "HGNC_"]),
-            XrefKey::EnsemblGene | XrefKey::EnsemblTranscript | XrefKey::Opentargets => {
+            XrefKey::EnsemblGene
+            | XrefKey::EnsemblTranscript
+            | XrefKey::EnsemblProtein
+            | XrefKey::Opentargets => {
                 let upper = v.to_ascii_uppercase();
                 match upper.split_once('.') {
                     Some((id, version)) if digits(version) => id.to_owned(),
@@ -538,8 +549,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_registry_has_24_keys_in_enum_order_with_compiling_patterns() {
-        assert_eq!(REGISTRY.len(), 24);
+    fn the_registry_has_25_keys_in_enum_order_with_compiling_patterns() {
+        assert_eq!(REGISTRY.len(), 25);
         for (i, spec) in REGISTRY.iter().enumerate() {
             assert_eq!(spec.key as usize, i, "{} out of order", spec.name);
             assert_eq!(XrefKey::from_name(spec.name), Some(spec.key));
@@ -551,7 +562,7 @@ mod tests {
         let mut names: Vec<_> = REGISTRY.iter().map(|s| s.name).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 24, "names are unique");
+        assert_eq!(names.len(), 25, "names are unique");
     }
 
     #[test]
@@ -560,6 +571,7 @@ mod tests {
             (XrefKey::Hgnc, "HGNC:11998"),
             (XrefKey::EnsemblGene, "ENSG00000141510"),
             (XrefKey::EnsemblTranscript, "ENSMUST00000108658"),
+            (XrefKey::EnsemblProtein, "ENSP00000269305"),
             (XrefKey::Uniprot, "P04637-2"),
             (XrefKey::Entrez, "7157"),
             (XrefKey::Refseq, "NM_000546.6"),
@@ -582,7 +594,7 @@ mod tests {
             (XrefKey::PubchemCompound, "2244"),
             (XrefKey::PubchemSubstance, "144203627"),
         ];
-        assert_eq!(examples.len(), 24);
+        assert_eq!(examples.len(), 25);
         for (key, value) in examples {
             assert!(key.is_valid(value), "{} rejects {value}", key.name());
         }
@@ -678,7 +690,7 @@ mod tests {
     fn schema_lists_every_key_and_forbids_others() {
         let schema = schemars::schema_for!(CrossReferences);
         let json = serde_json::to_value(&schema).unwrap();
-        assert_eq!(json["properties"].as_object().unwrap().len(), 24);
+        assert_eq!(json["properties"].as_object().unwrap().len(), 25);
         assert_eq!(json["additionalProperties"], false);
         assert_eq!(json["properties"]["uniprot"]["type"], "array");
         assert_eq!(json["properties"]["hgnc"]["type"], "string");

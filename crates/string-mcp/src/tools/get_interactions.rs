@@ -102,6 +102,20 @@ pub(crate) struct Interaction {
     pub cross_references: CrossReferences,
 }
 
+/// The partner in other databases: its STRING ID, and the Ensembl protein ID STRING
+/// builds it from (for the species whose proteins are Ensembl's, e.g. human
+/// `9606.ENSP00000269305`), which the IGVF Catalog takes as it is.
+fn hand_off(partner: &StringId) -> CrossReferences {
+    let mut xrefs = CrossReferences::new().with(XrefKey::String, partner.bare());
+    let protein = partner.bare();
+    if let Some((_, ensp)) = protein.split_once('.')
+        && XrefKey::EnsemblProtein.is_valid(ensp)
+    {
+        xrefs.add(XrefKey::EnsemblProtein, ensp);
+    }
+    xrefs
+}
+
 /// The partners of one protein (or of each protein of a set), most confident first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct InteractionNetwork {
@@ -170,7 +184,7 @@ pub(crate) fn interaction(row: &PartnerRow, query: &StringId) -> Option<Interact
         preferred_name_a: name(row.preferred_name_a.as_ref(), &protein_a),
         preferred_name_b: name(row.preferred_name_b.as_ref(), &partner),
         protein_a: protein_a.curie(),
-        cross_references: CrossReferences::new().with(XrefKey::String, partner.bare()),
+        cross_references: hand_off(&partner),
         protein_b: partner.curie(),
         taxon_id,
         combined_score: unit_score(Some(&Lenient::Number(combined))),
@@ -484,9 +498,25 @@ mod tests {
             json!({"nscore": 0.0, "fscore": 0.0, "pscore": 0.0, "ascore": 0.0,
                    "escore": 0.0, "dscore": 0.0, "tscore": 0.543})
         );
+        // The Ensembl protein STRING's ID is built from, as a hand-off to tools that
+        // take Ensembl IDs.
         assert_eq!(
             serde_json::to_value(&i.cross_references).unwrap(),
-            json!({"string": "9606.ENSP00000261007"})
+            json!({"ensembl_protein": "ENSP00000261007", "string": "9606.ENSP00000261007"})
+        );
+    }
+
+    #[test]
+    fn proteins_not_named_by_ensembl_get_no_ensembl_hand_off() {
+        let yeast = StringId::parse_bare("4932.YAL001C").unwrap();
+        assert_eq!(
+            serde_json::to_value(hand_off(&yeast)).unwrap(),
+            json!({"string": "4932.YAL001C"})
+        );
+        let mouse = StringId::parse_bare("10090.ENSMUSP00000104298").unwrap();
+        assert_eq!(
+            serde_json::to_value(hand_off(&mouse)).unwrap()["ensembl_protein"],
+            "ENSMUSP00000104298"
         );
     }
 

@@ -71,7 +71,7 @@ async fn tp53_partners_include_mdm2_atm_and_brca1_with_evidence() {
             "combined_score": 0.999,
             "evidence": {"nscore": 0.0, "fscore": 0.0, "pscore": 0.0, "ascore": 0.118,
                          "escore": 0.998, "dscore": 0.9, "tscore": 0.999},
-            "cross_references": {"string": "9606.ENSP00000258149"}
+            "cross_references": {"ensembl_protein": "ENSP00000258149", "string": "9606.ENSP00000258149"}
         })
     );
     for (name, id) in [
