@@ -11,6 +11,7 @@
 //! | Ensembl gene | the gene path: `ensembl_get_gene` (HGNC, UniProt, NCBI Gene, RefSeq) → `string_search_proteins` (STRING) and `chembl_search_targets` (ChEMBL target, by UniProt) |
 //! | Ensembl transcript | `ensembl_get_transcript` → its gene → the gene path |
 //! | STRING protein | `string_search_proteins` (its preferred name) → the symbol path |
+//! | Ensembl protein (human, mouse, rat, zebrafish) | the STRING path: STRING names these species' proteins by their Ensembl IDs |
 //! | ChEMBL compound | `chembl_get_compound` (InChIKey, PubChem CID, target UniProt accessions) |
 //! | ChEMBL target | `chembl_get_target` (UniProt accessions, gene symbols) |
 //! | InChIKey | `chembl_search_compounds` → the compound path |
@@ -32,7 +33,7 @@ const MAX_IDS: usize = 20;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapIdsArgs {
-    /// 1–20 identifiers: gene symbol, ENSG/ENST, UniProt, HGNC:…, NCBI Gene, RefSeq,
+    /// 1–20 identifiers: gene symbol, ENSG/ENST/ENSP, UniProt, HGNC:…, NCBI Gene, RefSeq,
     /// STRING (9606.ENSP…), CHEMBL…, InChIKey, PubChem `CID:2244`, rsID or SPDI.
     #[serde(deserialize_with = "one_or_many")]
     #[schemars(with = "Vec<String>", length(min = 1, max = 20))]
@@ -129,6 +130,7 @@ enum Form {
     StringId,
     EnsemblGene,
     EnsemblTranscript,
+    EnsemblProtein,
     Hgnc,
     Uniprot,
     Refseq,
@@ -177,6 +179,8 @@ impl Form {
             Self::EnsemblGene
         } else if ensembl('T') {
             Self::EnsemblTranscript
+        } else if ensembl('P') {
+            Self::EnsemblProtein
         } else if upper.starts_with("HGNC:") && digits(&upper[5..]) {
             Self::Hgnc
         } else if XrefKey::Uniprot.is_valid(&upper) {
@@ -213,6 +217,7 @@ impl Form {
             Self::StringId => "STRING protein",
             Self::EnsemblGene => "Ensembl gene ID",
             Self::EnsemblTranscript => "Ensembl transcript ID",
+            Self::EnsemblProtein => "Ensembl protein ID",
             Self::Hgnc => "HGNC ID",
             Self::Uniprot => "UniProt accession",
             Self::Refseq => "RefSeq accession",
@@ -220,6 +225,23 @@ impl Form {
             Self::Symbol => "gene symbol",
         }
     }
+}
+
+/// The STRING taxon of an Ensembl protein ID, for the species STRING names by Ensembl
+/// protein IDs (human, mouse, rat, zebrafish).
+fn string_taxon_of(ensp: &str) -> Option<&'static str> {
+    [
+        ("ENSP", "9606"),
+        ("ENSMUSP", "10090"),
+        ("ENSRNOP", "10116"),
+        ("ENSDARP", "7955"),
+    ]
+    .iter()
+    .find(|(prefix, _)| {
+        ensp.strip_prefix(prefix)
+            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|c| c.is_ascii_digit()))
+    })
+    .map(|(_, taxon)| *taxon)
 }
 
 /// One input's mapping as it is built.
@@ -551,11 +573,31 @@ impl Gateway {
                         other => other,
                     }
                 }
-                Form::StringId => {
+                Form::StringId | Form::EnsemblProtein => {
+                    let owned = match form {
+                        Form::EnsemblProtein => {
+                            let ensp = input.to_ascii_uppercase();
+                            let ensp = ensp.split('.').next().unwrap_or_default().to_owned();
+                            let Some(taxon) = string_taxon_of(&ensp) else {
+                                return Err(ApiError::unresolved(
+                                    format!(
+                                        "'{input}' is an Ensembl protein of a species whose \
+                                         proteins STRING does not name by Ensembl ID."
+                                    ),
+                                    "Map its gene (ENSG…) or its transcript (ENST…) instead.",
+                                    input,
+                                ));
+                            };
+                            b.add("ensembl_protein", &ensp, Some("igvf_get_entity"));
+                            format!("{taxon}.{ensp}")
+                        }
+                        _ => input
+                            .trim_start_matches("STRING:")
+                            .trim_start_matches("string:")
+                            .to_owned(),
+                    };
+                    let id = owned.as_str();
                     b.called("string_search_proteins");
-                    let id = input
-                        .trim_start_matches("STRING:")
-                        .trim_start_matches("string:");
                     let taxon = id.split('.').next().unwrap_or("9606");
                     let out = value(
                         self.string

@@ -319,6 +319,12 @@ async fn every_gene_identifier_kind_reaches_the_same_gene() {
             "string_search_proteins",
             "TP53",
         ),
+        (
+            "ENSP00000269305",
+            "Ensembl protein ID",
+            "string_search_proteins",
+            "TP53",
+        ),
     ] {
         let (upstream, client) = setup().await;
         mount_tp53(&upstream).await;
