@@ -459,17 +459,18 @@ impl Gateway {
         Ok(best.and_then(|i| text(&i["id"])))
     }
 
-    async fn map_one(&self, raw: &str, species: &str) -> Mapping {
+    async fn map_one(&self, raw: &str, species: &str) -> (Mapping, Option<ApiError>) {
         let input = raw.trim();
         let Some(form) = Form::detect(input) else {
             let mut b = Builder::new(raw, "unrecognised");
             b.missing("*", "not an identifier form this tool knows");
-            return b.fail(&ApiError::unresolved(
+            let e = ApiError::unresolved(
                 format!("'{raw}' is not an identifier lifesciences_map_ids recognises."),
-                "Give a gene symbol, ENSG/ENST, UniProt, HGNC:…, NCBI Gene, RefSeq, STRING \
-                 (9606.ENSP…), CHEMBL…, InChIKey, PubChem CID (CID:2244), rsID or SPDI.",
+                "Give a gene symbol, ENSG/ENST/ENSP, UniProt, HGNC:…, NCBI Gene, RefSeq, \
+                 STRING (9606.ENSP…), CHEMBL…, InChIKey, PubChem CID (CID:2244), rsID or SPDI.",
                 raw,
-            ));
+            );
+            return (b.fail(&e), Some(e));
         };
         let mut b = Builder::new(raw, form.words());
         let outcome: Result<(), ApiError> = async {
@@ -681,8 +682,8 @@ impl Gateway {
         }
         .await;
         match outcome {
-            Ok(()) => b.mapping,
-            Err(e) => b.fail(&e),
+            Ok(()) => (b.mapping, None),
+            Err(e) => (b.fail(&e), Some(e)),
         }
     }
 
@@ -764,8 +765,18 @@ impl Gateway {
             .filter(|s| !s.is_empty())
             .unwrap_or("human")
             .to_owned();
-        let results: Vec<Mapping> =
+        let outcomes: Vec<(Mapping, Option<ApiError>)> =
             futures::future::join_all(args.ids.iter().map(|id| self.map_one(id, &species))).await;
+        // Nothing mapped and every input failed: the first failure is the answer (an
+        // upstream outage is UPSTREAM_ERROR, not an empty success).
+        if outcomes
+            .iter()
+            .all(|(m, e)| e.is_some() && m.equivalents.is_empty())
+            && let Some(e) = outcomes.iter().find_map(|(_, e)| e.clone())
+        {
+            return Err(e);
+        }
+        let results: Vec<Mapping> = outcomes.into_iter().map(|(m, _)| m).collect();
         let mapped = results.iter().filter(|m| !m.equivalents.is_empty()).count();
         let failed = results.iter().filter(|m| m.error.is_some()).count();
         Ok(Json(MapIdsResult {

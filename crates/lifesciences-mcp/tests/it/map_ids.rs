@@ -424,3 +424,28 @@ async fn a_chembl_id_that_is_no_compound_is_read_as_a_target() {
     assert_eq!(m["path"], json!(["chembl_get_target"]));
     client.close().await;
 }
+
+#[tokio::test]
+async fn when_every_input_fails_the_failure_is_the_answer() {
+    let (upstream, client) = setup().await;
+    // Every source down, answering a proxy's HTML page.
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(503)
+                .insert_header("content-type", "text/html")
+                .set_body_string("<html><body>Service Unavailable</body></html>"),
+        )
+        .mount(&upstream)
+        .await;
+    let e = client
+        .call_err("lifesciences_map_ids", json!({"ids": "ENSG00000141510"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::UpstreamError);
+    assert!(e.message.contains("Ensembl"), "{}", e.message);
+    assert!(!e.message.contains("<html"), "{}", e.message);
+    let e = client
+        .call_err("lifesciences_map_ids", json!({"ids": ["%%%"]}))
+        .await;
+    assert_eq!(e.code, ErrorCode::UnresolvedEntity);
+    client.close().await;
+}
