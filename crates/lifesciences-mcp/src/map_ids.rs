@@ -324,7 +324,7 @@ fn texts(v: &Value) -> Vec<String> {
 impl Gateway {
     /// The gene path from an Ensembl gene ID: its record's cross-references, then STRING
     /// and ChEMBL.
-    async fn gene_path(&self, b: &mut Builder, ensg: &str, species: &str) -> Result<(), ApiError> {
+    async fn gene_path(&self, b: &mut Builder, ensg: &str) -> Result<(), ApiError> {
         b.called("ensembl_get_gene");
         let gene = value(
             self.ensembl
@@ -358,7 +358,6 @@ impl Gateway {
                     Some("homo_sapiens") | None => json!(9606),
                     Some(other) => json!(other.replace('_', " ")),
                 };
-                let _ = species;
                 match value(
                     self.string
                         .string_search_proteins(Parameters(decode_arguments(
@@ -623,7 +622,7 @@ impl Gateway {
                         taxon.to_owned()
                     };
                     match self.find_gene(&mut b, &name, &species).await? {
-                        Some(ensg) => self.gene_path(&mut b, &ensg, &species).await,
+                        Some(ensg) => self.gene_path(&mut b, &ensg).await,
                         None => {
                             b.add("symbol", &name, Some("ensembl_search_genes"));
                             b.missing("ensembl_gene", format!("Ensembl has no gene named {name}"));
@@ -634,7 +633,7 @@ impl Gateway {
                 Form::EnsemblGene => {
                     let ensg = input.to_ascii_uppercase();
                     let ensg = ensg.split('.').next().unwrap_or_default().to_owned();
-                    self.gene_path(&mut b, &ensg, species).await
+                    self.gene_path(&mut b, &ensg).await
                 }
                 Form::EnsemblTranscript => {
                     b.called("ensembl_get_transcript");
@@ -649,7 +648,7 @@ impl Gateway {
                         b.add("ensembl_transcript", &t, Some("ensembl_get_transcript"));
                     }
                     match text(&out["parent_gene"]) {
-                        Some(g) => self.gene_path(&mut b, &g, species).await,
+                        Some(g) => self.gene_path(&mut b, &g).await,
                         None => {
                             b.missing("ensembl_gene", "Ensembl names no gene for this transcript");
                             Ok(())
@@ -666,7 +665,7 @@ impl Gateway {
                         _ => input.to_owned(),
                     };
                     match self.find_gene(&mut b, &query, species).await? {
-                        Some(ensg) => self.gene_path(&mut b, &ensg, species).await,
+                        Some(ensg) => self.gene_path(&mut b, &ensg).await,
                         None => Err(ApiError::not_found(
                             format!(
                                 "Ensembl has no {species} gene for the {} '{input}'.",
