@@ -78,7 +78,7 @@ const IDS_PER_REQUEST: usize = 100;
 /// Pages followed for one list before giving up (1000 records each).
 const MAX_PAGES: u64 = 10;
 /// UniChem's source number for ChEMBL (docs/sources/chembl.md, "UniChem sources used").
-const UNICHEM_SOURCE_CHEMBL: u32 = 1;
+pub(crate) const UNICHEM_SOURCE_CHEMBL: u32 = 1;
 /// UniChem's source number for PubChem compounds (CIDs).
 pub(crate) const UNICHEM_SOURCE_PUBCHEM: u32 = 22;
 

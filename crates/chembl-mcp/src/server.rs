@@ -56,7 +56,7 @@ impl ChemblServer {
             crate::client::UniChemLinks::Found(sources) => Some(
                 sources
                     .into_iter()
-                    .filter(|s| s.id == Some(1))
+                    .filter(|s| s.id == Some(crate::client::UNICHEM_SOURCE_CHEMBL))
                     .filter_map(|s| s.compound_id)
                     .filter_map(|id| id.strip_prefix("CHEMBL").map(|n| format!("CHEMBL:{n}")))
                     .collect(),

@@ -620,6 +620,29 @@ pub struct Association {
     pub dataset: String,
 }
 
+impl Association {
+    /// Whether its p-value is known and at most `max` (with a tiny tolerance: the
+    /// upstream filter works on rounded -log10 values).
+    pub(crate) fn p_value_at_most(&self, max: f64) -> bool {
+        self.p_value.is_some_and(|p| p <= max * (1.0 + 1e-6))
+    }
+
+    /// Whether its source is `source`, case-insensitively.
+    pub(crate) fn has_source(&self, source: &str) -> bool {
+        self.source
+            .as_deref()
+            .is_some_and(|s| s.eq_ignore_ascii_case(source))
+    }
+
+    /// Whether its tissue or cell type contains `text`, case-insensitively.
+    pub(crate) fn in_tissue(&self, text: &str) -> bool {
+        let needle = text.to_lowercase();
+        self.tissue
+            .as_deref()
+            .is_some_and(|t| t.to_lowercase().contains(&needle))
+    }
+}
+
 /// Map an edge of `dataset` queried from `subject`. `None` when the edge's subject side
 /// names another entity (the upstream ignored a filter) or it has no other side.
 pub(crate) fn map_edge(

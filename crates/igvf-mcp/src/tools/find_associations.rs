@@ -94,6 +94,17 @@ pub struct DatasetError {
     pub message: String,
 }
 
+impl DatasetError {
+    /// The code and message of `e`'s envelope.
+    pub(crate) fn of(e: &ApiError) -> Self {
+        let body = e.to_envelope().error;
+        Self {
+            code: body.code,
+            message: body.message,
+        }
+    }
+}
+
 /// What one data set contributed (`igvf_list_sources` describes each).
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -161,32 +172,9 @@ impl Filters {
     }
 
     fn keeps(&self, a: &Association, local_source: bool) -> bool {
-        if let Some(max) = self.p_value {
-            // A tiny tolerance: the upstream filter works on rounded -log10 values.
-            if a.p_value.is_none_or(|p| p > max * (1.0 + 1e-6)) {
-                return false;
-            }
-        }
-        if local_source
-            && let Some(source) = &self.source
-            && !a
-                .source
-                .as_deref()
-                .is_some_and(|s| s.eq_ignore_ascii_case(source))
-        {
-            return false;
-        }
-        if let Some(tissue) = &self.tissue {
-            let needle = tissue.to_lowercase();
-            if !a
-                .tissue
-                .as_deref()
-                .is_some_and(|t| t.to_lowercase().contains(&needle))
-            {
-                return false;
-            }
-        }
-        true
+        self.p_value.is_none_or(|max| a.p_value_at_most(max))
+            && (!local_source || self.source.as_deref().is_none_or(|s| a.has_source(s)))
+            && self.tissue.as_deref().is_none_or(|t| a.in_tissue(t))
     }
 }
 
@@ -396,11 +384,7 @@ async fn run(
         error: None,
     };
     let failure = |mut report: DatasetReport, e: ApiError| {
-        let body = e.to_envelope().error;
-        report.error = Some(DatasetError {
-            code: body.code,
-            message: body.message,
-        });
+        report.error = Some(DatasetError::of(&e));
         Outcome {
             report,
             associations: Vec::new(),

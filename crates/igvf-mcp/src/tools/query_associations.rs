@@ -280,47 +280,21 @@ struct Filters {
 }
 
 impl Filters {
-    fn keeps(&self, a: &Association, local_source: bool, local_tissue: bool) -> bool {
-        if let Some(max) = self.max_p
-            && a.p_value.is_none_or(|p| p > max * (1.0 + 1e-6))
-        {
-            return false;
-        }
-        if let Some(min) = self.min_score
-            && a.score.is_none_or(|s| s < min)
-        {
-            return false;
-        }
-        if let Some(min) = self.min_z
-            && a.z_score.is_none_or(|z| z < min)
-        {
-            return false;
-        }
-        if let Some(max) = self.max_z
-            && a.z_score.is_none_or(|z| z > max)
-        {
-            return false;
-        }
-        if local_source
-            && let Some(source) = &self.source
-            && !a
-                .source
-                .as_deref()
-                .is_some_and(|s| s.eq_ignore_ascii_case(source))
-        {
-            return false;
-        }
-        if local_tissue && let Some(tissue) = &self.tissue {
-            let needle = tissue.to_lowercase();
-            if !a
-                .tissue
-                .as_deref()
-                .is_some_and(|t| t.to_lowercase().contains(&needle))
-            {
-                return false;
-            }
-        }
-        true
+    /// Every threshold, and the source when the upstream could not filter by it; the
+    /// tissue always (upstream, where sent, it may match only exact names).
+    fn keeps(&self, a: &Association, local_source: bool) -> bool {
+        self.max_p.is_none_or(|max| a.p_value_at_most(max))
+            && self
+                .min_score
+                .is_none_or(|min| a.score.is_some_and(|s| s >= min))
+            && self
+                .min_z
+                .is_none_or(|min| a.z_score.is_some_and(|z| z >= min))
+            && self
+                .max_z
+                .is_none_or(|max| a.z_score.is_some_and(|z| z <= max))
+            && (!local_source || self.source.as_deref().is_none_or(|s| a.has_source(s)))
+            && self.tissue.as_deref().is_none_or(|t| a.in_tissue(t))
     }
 }
 
@@ -350,6 +324,30 @@ struct Query {
     /// The one method whose scores are kept (coding-variant rows carry every method's
     /// score of a variant).
     score_method: Option<String>,
+}
+
+impl Query {
+    /// `request` with the filters its endpoint takes (see [`with_filters`]), read as
+    /// `rows`, with no anchor check, gene restriction or score method yet.
+    fn new(
+        request: Request,
+        rows: Rows,
+        kind: Kind,
+        method: Option<&str>,
+        filters: &Filters,
+        tissue_upstream: bool,
+    ) -> Result<Self, ApiError> {
+        let (request, upstream_source) =
+            with_filters(request, kind, method, filters, tissue_upstream)?;
+        Ok(Self {
+            request,
+            rows,
+            subject: None,
+            upstream_source,
+            only_gene: None,
+            score_method: None,
+        })
+    }
 }
 
 /// What one query gave.
@@ -522,11 +520,7 @@ async fn run(client: &IgvfClient, query: Query, filters: &Filters, want: u32) ->
         error: None,
     };
     let fail = |mut report: DatasetReport, e: ApiError| {
-        let body = e.to_envelope().error;
-        report.error = Some(DatasetError {
-            code: body.code,
-            message: body.message,
-        });
+        report.error = Some(DatasetError::of(&e));
         Outcome {
             report,
             associations: Vec::new(),
@@ -536,7 +530,6 @@ async fn run(client: &IgvfClient, query: Query, filters: &Filters, want: u32) ->
         }
     };
     let local_source = filters.source.is_some() && !query.upstream_source;
-    let local_tissue = filters.tissue.is_some();
     let (mapped, scanned, more) = match query.rows {
         Rows::Edges(d) => match client.fetch::<Edge>(&query.request, want).await {
             Err(e) => return fail(report, e),
@@ -589,7 +582,7 @@ async fn run(client: &IgvfClient, query: Query, filters: &Filters, want: u32) ->
     };
     let kept: Vec<Association> = mapped
         .into_iter()
-        .filter(|a| filters.keeps(a, local_source, local_tissue))
+        .filter(|a| filters.keeps(a, local_source))
         .map(|mut a| {
             // The endpoint asked, whichever side's mapping was used.
             a.dataset = format!("/{}", query.request.endpoint().path());
@@ -626,38 +619,27 @@ fn protein_change(raw: &str) -> Option<(String, String)> {
 fn change_association(row: &ChangeScore) -> Option<Association> {
     let variant = row.variant.as_ref()?;
     Some(Association {
-        relationship: Relationship::Functional.as_str().to_owned(),
-        relationship_type: "coding variant effect".to_owned(),
-        predicate: row.coding_variant.hgvsp.clone(),
-        source_entity: EntityRef {
-            id: row.coding_variant.id.clone(),
-            kind: "coding_variant".to_owned(),
-            name: row.coding_variant.hgvsp.clone(),
-        },
-        target_entity: EntityRef {
-            id: variant.key.clone(),
-            kind: "variant".to_owned(),
-            name: None,
-        },
         source: row.source.clone(),
-        method: row.method.clone(),
-        p_value: None,
-        neg_log10_p_value: None,
-        effect_size: row.score,
-        effect_size_measure: row.method.clone(),
-        score: None,
-        z_score: None,
-        posterior_inclusion_probability: None,
-        evidence_class: None,
-        tissue: None,
-        biosample: None,
         evidence: row
             .phenotype
             .as_ref()
             .and_then(|p| p.phenotype_name.clone()),
-        study: None,
-        pmids: Vec::new(),
-        dataset: format!("/{}", Endpoint::CodingVariantsPhenotypes.path()),
+        ..effect_score(
+            EntityRef {
+                id: row.coding_variant.id.clone(),
+                kind: "coding_variant".to_owned(),
+                name: row.coding_variant.hgvsp.clone(),
+            },
+            EntityRef {
+                id: variant.key.clone(),
+                kind: "variant".to_owned(),
+                name: None,
+            },
+            row.coding_variant.hgvsp.clone(),
+            row.method.clone(),
+            row.score,
+            Endpoint::CodingVariantsPhenotypes,
+        )
     })
 }
 
@@ -678,35 +660,58 @@ fn coding_associations(row: &CodingScores, gene: Option<&Subject>) -> Vec<Associ
         };
         for s in &v.scores {
             out.push(Association {
-                relationship: Relationship::Functional.as_str().to_owned(),
-                relationship_type: "coding variant effect".to_owned(),
-                predicate: change.hgvsp.clone(),
-                source_entity: source_entity.clone(),
-                target_entity: EntityRef {
-                    id: variant.key.clone(),
-                    kind: "variant".to_owned(),
-                    name: change.hgvsp.clone(),
-                },
-                source: None,
-                method: s.method.clone(),
-                p_value: None,
-                neg_log10_p_value: None,
-                effect_size: s.score,
-                effect_size_measure: s.method.clone(),
-                score: None,
-                z_score: None,
-                posterior_inclusion_probability: None,
-                evidence_class: None,
-                tissue: None,
-                biosample: None,
                 evidence: change.transcript_id.clone(),
-                study: None,
-                pmids: Vec::new(),
-                dataset: format!("/{}", Endpoint::GenesCodingVariantScores.path()),
+                ..effect_score(
+                    source_entity.clone(),
+                    EntityRef {
+                        id: variant.key.clone(),
+                        kind: "variant".to_owned(),
+                        name: change.hgvsp.clone(),
+                    },
+                    change.hgvsp.clone(),
+                    s.method.clone(),
+                    s.score,
+                    Endpoint::GenesCodingVariantScores,
+                )
             });
         }
     }
     out
+}
+
+/// A coding-variant effect score as an association: the protein change as predicate,
+/// the score as the effect and its method (an assay or predictor) as the measure.
+fn effect_score(
+    source_entity: EntityRef,
+    target_entity: EntityRef,
+    change: Option<String>,
+    method: Option<String>,
+    score: Option<f64>,
+    endpoint: Endpoint,
+) -> Association {
+    Association {
+        relationship: Relationship::Functional.as_str().to_owned(),
+        relationship_type: "coding variant effect".to_owned(),
+        predicate: change,
+        source_entity,
+        target_entity,
+        source: None,
+        method: method.clone(),
+        p_value: None,
+        neg_log10_p_value: None,
+        effect_size: score,
+        effect_size_measure: method,
+        score: None,
+        z_score: None,
+        posterior_inclusion_probability: None,
+        evidence_class: None,
+        tissue: None,
+        biosample: None,
+        evidence: None,
+        study: None,
+        pmids: Vec::new(),
+        dataset: format!("/{}", endpoint.path()),
+    }
 }
 
 /// The term and its direct children (at most [`MAX_CHILDREN`]), and a note on the
@@ -863,21 +868,20 @@ impl IgvfServer {
                         ));
                     }
                 };
-                let (request, upstream_source) =
-                    with_filters(request, kind, method.as_deref(), &filters, true)?;
+                let query = Query::new(
+                    request,
+                    Rows::Edges(dataset),
+                    kind,
+                    method.as_deref(),
+                    &filters,
+                    true,
+                )?;
                 notes.push(
                     "Catalog-wide query: the tissue is matched by the catalog as written \
                      (exact names such as 'liver'); results are the first rows it returns."
                         .to_owned(),
                 );
-                queries.push(Query {
-                    request,
-                    rows: Rows::Edges(dataset),
-                    subject: None,
-                    upstream_source,
-                    only_gene: None,
-                    score_method: None,
-                });
+                queries.push(query);
             }
             Some(raw) if kind == Kind::CodingVariantEffect && protein_change(raw).is_some() => {
                 let (gene, change) = protein_change(raw).unwrap_or_default();
@@ -888,23 +892,16 @@ impl IgvfServer {
                     id: None,
                     symbol: Some(gene.clone()),
                 });
-                let (request, upstream_source) = with_filters(
+                queries.push(Query::new(
                     Request::new(Endpoint::CodingVariantsPhenotypes)
                         .param("gene_name", gene)
                         .param("hgvsp", change),
+                    Rows::ChangeScores,
                     kind,
                     method.as_deref(),
                     &filters,
                     false,
-                )?;
-                queries.push(Query {
-                    request,
-                    rows: Rows::ChangeScores,
-                    subject: None,
-                    upstream_source,
-                    only_gene: None,
-                    score_method: None,
-                });
+                )?);
             }
             Some(raw) => {
                 let id = detect(raw, args.hint)?;
@@ -913,85 +910,18 @@ impl IgvfServer {
                 let anchorable = dataset_for(kind, from).is_some()
                     || (kind == Kind::CodingVariantEffect && from == EntityKind::Gene)
                     || (term && by_gene(kind));
-                if !anchorable {
-                    return Err(ApiError::invalid_input(
+                let not_anchorable = || {
+                    ApiError::invalid_input(
                         format!("'{}' cannot be anchored on a {from}.", kind.as_str()),
                         format!("Give {}.", kind.anchors()),
                         raw.clone(),
-                    ));
+                    )
+                };
+                if !anchorable {
+                    return Err(not_anchorable());
                 }
-                let (subject, _) = subject(client, &id, raw, &[]).await?;
-                if !subject.verified {
-                    unverified = Some((id.clone(), raw.clone()));
-                }
-                queried = Some(QueriedEntity {
-                    input: raw.clone(),
-                    kind: from,
-                    detected_as: id.form().to_owned(),
-                    id: subject.id.clone().map(|i| match from {
-                        EntityKind::OntologyTerm => crate::ids::ontology_curie(&i),
-                        _ => i,
-                    }),
-                    symbol: subject.symbol.clone(),
-                });
-                if term {
-                    let term_id = subject.id.clone().unwrap_or_else(|| id.value());
-                    let (terms, note) = term_and_children(client, &term_id).await;
-                    notes.extend(note);
-                    if by_gene(kind) {
-                        let (genes, more) = genes_of_terms(client, &terms).await?;
-                        if genes.is_empty() {
-                            notes.push(
-                                "The catalog associates no gene with the term or its children."
-                                    .to_owned(),
-                            );
-                        } else {
-                            notes.push(format!(
-                                "Ranked over the term's genes: {}{}.",
-                                genes.len(),
-                                if more {
-                                    format!(" (the first {MAX_TERM_GENES})")
-                                } else {
-                                    String::new()
-                                }
-                            ));
-                        }
-                        for g in genes {
-                            let gene = Subject::unresolved(
-                                Identifier::EnsemblGene {
-                                    id: g.clone(),
-                                    organism: crate::ids::Organism::Human,
-                                },
-                                Some(g),
-                            );
-                            queries.push(gene_query(kind, gene, method.as_deref(), &filters)?);
-                        }
-                    } else {
-                        let d = dataset_for(kind, from).unwrap_or(&DATASETS[0]);
-                        for t in terms {
-                            let name = if d.endpoint == Endpoint::PhenotypesVariants {
-                                "phenotype_id"
-                            } else {
-                                "disease_id"
-                            };
-                            let (request, upstream_source) = with_filters(
-                                Request::new(d.endpoint).param(name, t),
-                                kind,
-                                method.as_deref(),
-                                &filters,
-                                false,
-                            )?;
-                            queries.push(Query {
-                                request,
-                                rows: Rows::Edges(d),
-                                subject: None,
-                                upstream_source,
-                                only_gene: None,
-                                score_method: None,
-                            });
-                        }
-                    }
-                } else if kind == Kind::Clinical && from == EntityKind::Gene {
+                if kind == Kind::Clinical && from == EntityKind::Gene {
+                    // One look-up: the gene's record, for its coordinates and its ID.
                     let found = lookup(client, &id, raw).await?;
                     let Record::Gene(gene) = found.best else {
                         return Err(ApiError::unresolved(
@@ -1000,81 +930,111 @@ impl IgvfServer {
                             raw.clone(),
                         ));
                     };
-                    let (Some(chr), Some(start), Some(end)) =
-                        (gene.chr.clone(), gene.start, gene.end)
-                    else {
-                        return Err(unreadable(
-                            Endpoint::Genes,
-                            "the gene record has no coordinates",
-                        ));
-                    };
-                    let (start, end) = (start.saturating_sub(GENE_FLANK_BP), end + GENE_FLANK_BP);
-                    let windows = end
-                        .saturating_sub(start)
-                        .div_ceil(VARIANT_REGION_MAX_BP)
-                        .max(1);
-                    if windows > MAX_WINDOWS {
-                        notes.push(format!(
-                            "The gene and its flanks span {} kb; the first {} kb were searched.",
-                            (end - start) / 1000,
-                            MAX_WINDOWS * VARIANT_REGION_MAX_BP / 1000
-                        ));
+                    queried = Some(QueriedEntity {
+                        input: raw.clone(),
+                        kind: from,
+                        detected_as: id.form().to_owned(),
+                        id: Some(gene.id.clone()),
+                        symbol: gene.name.clone(),
+                    });
+                    notes.extend(clinical_windows(
+                        &gene,
+                        kind,
+                        method.as_deref(),
+                        &filters,
+                        &mut queries,
+                    )?);
+                } else {
+                    let (subject, _) = subject(client, &id, raw, &[]).await?;
+                    if !subject.verified {
+                        unverified = Some((id.clone(), raw.clone()));
                     }
-                    notes.push(format!(
-                        "ClinGen variants in {chr}:{start}-{end} (the gene and 10 kb either side) whose assertion names the gene."
-                    ));
-                    // Mapped as a disease's variants: the variant is the other side.
-                    let d = dataset(Endpoint::DiseasesVariants, EntityKind::OntologyTerm);
-                    for w in 0..windows.min(MAX_WINDOWS) {
-                        let a = start + w * VARIANT_REGION_MAX_BP;
-                        let b = (a + VARIANT_REGION_MAX_BP).min(end);
-                        let (request, upstream_source) = with_filters(
-                            Request::new(Endpoint::VariantsDiseases)
-                                .param("region", format!("{chr}:{a}-{b}")),
+                    queried = Some(QueriedEntity {
+                        input: raw.clone(),
+                        kind: from,
+                        detected_as: id.form().to_owned(),
+                        id: subject.id.clone().map(|i| match from {
+                            EntityKind::OntologyTerm => crate::ids::ontology_curie(&i),
+                            _ => i,
+                        }),
+                        symbol: subject.symbol.clone(),
+                    });
+                    if term {
+                        let term_id = subject.id.clone().unwrap_or_else(|| id.value());
+                        let (terms, note) = term_and_children(client, &term_id).await;
+                        notes.extend(note);
+                        if by_gene(kind) {
+                            let (genes, more) = genes_of_terms(client, &terms).await?;
+                            if genes.is_empty() {
+                                notes.push(
+                                    "The catalog associates no gene with the term or its children."
+                                        .to_owned(),
+                                );
+                            } else {
+                                notes.push(format!(
+                                    "Ranked over the term's genes: {}{}.",
+                                    genes.len(),
+                                    if more {
+                                        format!(" (the first {MAX_TERM_GENES})")
+                                    } else {
+                                        String::new()
+                                    }
+                                ));
+                            }
+                            for g in genes {
+                                let gene = Subject::unresolved(
+                                    Identifier::EnsemblGene {
+                                        id: g.clone(),
+                                        organism: crate::ids::Organism::Human,
+                                    },
+                                    Some(g),
+                                );
+                                queries.push(gene_query(kind, gene, method.as_deref(), &filters)?);
+                            }
+                        } else {
+                            let d = dataset_for(kind, from).ok_or_else(not_anchorable)?;
+                            let name = if d.endpoint == Endpoint::PhenotypesVariants {
+                                "phenotype_id"
+                            } else {
+                                "disease_id"
+                            };
+                            for t in terms {
+                                queries.push(Query::new(
+                                    Request::new(d.endpoint).param(name, t),
+                                    Rows::Edges(d),
+                                    kind,
+                                    method.as_deref(),
+                                    &filters,
+                                    false,
+                                )?);
+                            }
+                        }
+                    } else if from == EntityKind::Gene {
+                        queries.push(gene_query(kind, subject, method.as_deref(), &filters)?);
+                    } else {
+                        let d = dataset_for(kind, from).ok_or_else(not_anchorable)?;
+                        let Some((name, value)) = subject.param(d.endpoint) else {
+                            return Err(ApiError::invalid_input(
+                                format!(
+                                    "'{}' cannot be queried by this {}.",
+                                    kind.as_str(),
+                                    id.form()
+                                ),
+                                format!("Give {}.", kind.anchors()),
+                                raw.clone(),
+                            ));
+                        };
+                        let mut query = Query::new(
+                            Request::new(d.endpoint).param(name, value),
+                            Rows::Edges(d),
                             kind,
                             method.as_deref(),
                             &filters,
                             false,
                         )?;
-                        queries.push(Query {
-                            request,
-                            rows: Rows::Edges(d),
-                            subject: None,
-                            upstream_source,
-                            only_gene: Some(gene.id.clone()),
-                            score_method: None,
-                        });
+                        query.subject = Some(subject);
+                        queries.push(query);
                     }
-                } else if from == EntityKind::Gene {
-                    queries.push(gene_query(kind, subject, method.as_deref(), &filters)?);
-                } else {
-                    let d = dataset_for(kind, from).unwrap_or(&DATASETS[0]);
-                    let Some((name, value)) = subject.param(d.endpoint) else {
-                        return Err(ApiError::invalid_input(
-                            format!(
-                                "'{}' cannot be queried by this {}.",
-                                kind.as_str(),
-                                id.form()
-                            ),
-                            format!("Give {}.", kind.anchors()),
-                            raw.clone(),
-                        ));
-                    };
-                    let (request, upstream_source) = with_filters(
-                        Request::new(d.endpoint).param(name, value),
-                        kind,
-                        method.as_deref(),
-                        &filters,
-                        false,
-                    )?;
-                    queries.push(Query {
-                        request,
-                        rows: Rows::Edges(d),
-                        subject: Some(subject),
-                        upstream_source,
-                        only_gene: None,
-                        score_method: None,
-                    });
                 }
             }
         }
@@ -1183,21 +1143,74 @@ fn gene_query(
             Rows::CodingScores,
         )
     } else {
-        let d = dataset_for(kind, EntityKind::Gene).unwrap_or(&DATASETS[0]);
+        let Some(d) = dataset_for(kind, EntityKind::Gene) else {
+            return Err(ApiError::invalid_input(
+                format!("'{}' cannot be anchored on a gene.", kind.as_str()),
+                format!("Give {}.", kind.anchors()),
+                kind.as_str(),
+            ));
+        };
         let Some((name, value)) = gene.param(d.endpoint) else {
             return Err(unreadable(Endpoint::Genes, "the gene has no Ensembl ID"));
         };
         (Request::new(d.endpoint).param(name, value), Rows::Edges(d))
     };
-    let (request, upstream_source) = with_filters(request, kind, method, filters, false)?;
-    Ok(Query {
-        request,
-        rows,
-        subject: Some(gene),
-        upstream_source,
-        only_gene: None,
-        score_method: method.map(str::to_owned),
-    })
+    let mut query = Query::new(request, rows, kind, method, filters, false)?;
+    query.subject = Some(gene);
+    query.score_method = method.map(str::to_owned);
+    Ok(query)
+}
+
+/// A gene's clinical variants: `/variants/diseases` by region, in 10 kb windows over the
+/// gene and [`GENE_FLANK_BP`] either side (at most [`MAX_WINDOWS`]), keeping the rows
+/// whose assertion names the gene. Returns the notes to give.
+fn clinical_windows(
+    gene: &crate::models::Gene,
+    kind: Kind,
+    method: Option<&str>,
+    filters: &Filters,
+    queries: &mut Vec<Query>,
+) -> Result<Vec<String>, ApiError> {
+    let (Some(chr), Some(start), Some(end)) = (gene.chr.clone(), gene.start, gene.end) else {
+        return Err(unreadable(
+            Endpoint::Genes,
+            "the gene record has no coordinates",
+        ));
+    };
+    let (start, end) = (start.saturating_sub(GENE_FLANK_BP), end + GENE_FLANK_BP);
+    let windows = end
+        .saturating_sub(start)
+        .div_ceil(VARIANT_REGION_MAX_BP)
+        .max(1);
+    let mut notes = Vec::new();
+    if windows > MAX_WINDOWS {
+        notes.push(format!(
+            "The gene and its flanks span {} kb; the first {} kb were searched.",
+            (end - start) / 1000,
+            MAX_WINDOWS * VARIANT_REGION_MAX_BP / 1000
+        ));
+    }
+    notes.push(format!(
+        "ClinGen variants in {chr}:{start}-{end} (the gene and 10 kb either side) whose \
+         assertion names the gene."
+    ));
+    // Mapped as a disease's variants: the variant is the other side.
+    let d = dataset(Endpoint::DiseasesVariants, EntityKind::OntologyTerm);
+    for w in 0..windows.min(MAX_WINDOWS) {
+        let a = start + w * VARIANT_REGION_MAX_BP;
+        let b = (a + VARIANT_REGION_MAX_BP).min(end);
+        let mut query = Query::new(
+            Request::new(Endpoint::VariantsDiseases).param("region", format!("{chr}:{a}-{b}")),
+            Rows::Edges(d),
+            kind,
+            method,
+            filters,
+            false,
+        )?;
+        query.only_gene = Some(gene.id.clone());
+        queries.push(query);
+    }
+    Ok(notes)
 }
 
 /// An upstream answer this tool cannot use.
@@ -1210,4 +1223,77 @@ fn unreadable(endpoint: Endpoint, detail: &str) -> ApiError {
         },
         1,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `dataset` falls back to the first data set when a pair is missing: every pair
+    /// this tool reads by must exist, so the fallback is never taken.
+    #[test]
+    fn every_data_set_this_tool_reads_exists() {
+        use Endpoint as E;
+        use EntityKind as K;
+        let expected = [
+            (Kind::Eqtl, K::Gene, E::GenesVariants, K::Gene),
+            (Kind::Eqtl, K::Variant, E::VariantsGenes, K::Variant),
+            (Kind::Sqtl, K::Gene, E::GenesVariants, K::Gene),
+            (Kind::Sqtl, K::Variant, E::VariantsGenes, K::Variant),
+            (Kind::ElementGene, K::Gene, E::GenesGenomicElements, K::Gene),
+            (Kind::Coexpression, K::Gene, E::GenesGenes, K::Gene),
+            (
+                Kind::RegulatoryNetwork,
+                K::Gene,
+                E::GeneRegulatoryNetwork,
+                K::Gene,
+            ),
+            (Kind::Gwas, K::Variant, E::VariantsPhenotypes, K::Variant),
+            (
+                Kind::Gwas,
+                K::OntologyTerm,
+                E::PhenotypesVariants,
+                K::OntologyTerm,
+            ),
+            (Kind::Clinical, K::Variant, E::VariantsDiseases, K::Variant),
+            (Kind::Clinical, K::Gene, E::VariantsDiseases, K::Variant),
+            (
+                Kind::Clinical,
+                K::OntologyTerm,
+                E::DiseasesVariants,
+                K::OntologyTerm,
+            ),
+        ];
+        for (kind, from, endpoint, data_from) in expected {
+            let d = dataset_for(kind, from).unwrap();
+            assert_eq!(
+                (d.endpoint, d.from),
+                (endpoint, data_from),
+                "{kind:?} from {from:?}"
+            );
+        }
+        assert!(dataset_for(Kind::Coexpression, K::Variant).is_none());
+        assert!(dataset_for(Kind::RegulatoryNetwork, K::OntologyTerm).is_none());
+        for (endpoint, from) in [
+            (E::GenesGenomicElements, K::Gene),
+            (E::DiseasesGenes, K::OntologyTerm),
+            (E::DiseasesVariants, K::OntologyTerm),
+        ] {
+            assert_eq!(dataset(endpoint, from).endpoint, endpoint);
+        }
+    }
+
+    #[test]
+    fn protein_changes_are_a_symbol_and_an_hgvs_p() {
+        assert_eq!(
+            protein_change("xrcc2 p.Met1Ile"),
+            Some(("XRCC2".to_owned(), "p.Met1Ile".to_owned()))
+        );
+        assert_eq!(
+            protein_change("CYP2C19:p.Ala103="),
+            Some(("CYP2C19".to_owned(), "p.Ala103=".to_owned()))
+        );
+        assert_eq!(protein_change("BRCA1"), None);
+        assert_eq!(protein_change("BRCA1 c.68_69del"), None);
+    }
 }

@@ -937,3 +937,84 @@ async fn an_unknown_identifier_is_not_found_rather_than_an_empty_success() {
     assert_eq!(out["associations"], json!([]));
     client.close().await;
 }
+
+/// `/genes/transcripts` and `/transcripts/genes`, `/transcripts/proteins` rows as the
+/// spec's output schemas describe them (`gene`, `transcript`, `protein` as
+/// `collection/key` strings; no recorded response exists): TP53-201 and its protein, and
+/// one row of another gene, as an upstream ignoring the filter would send.
+#[tokio::test]
+async fn transcripts_link_a_gene_to_its_transcripts_and_a_transcript_to_its_gene_and_protein() {
+    let (upstream, client) = setup().await;
+    let row = |gene: &str, transcript: &str| {
+        json!({"gene": format!("genes/{gene}"), "transcript": format!("transcripts/{transcript}"),
+               "source": "GENCODE", "version": "v43", "name": "transcribed to"})
+    };
+    route(
+        &upstream,
+        "genes/transcripts",
+        &[("gene_id", TP53)],
+        ResponseTemplate::new(200).set_body_json(json!([
+            row(TP53, "ENST00000269305"),
+            row("ENSG00000000001", "ENST00000000001")
+        ])),
+    )
+    .await;
+    let out = client
+        .call_ok(
+            "igvf_find_associations",
+            json!({"entity_id": TP53, "relationship": "transcripts"}),
+        )
+        .await;
+    let a = out["associations"].as_array().unwrap();
+    assert_eq!(a.len(), 1, "{out:#}");
+    assert_eq!(
+        a[0]["target_entity"],
+        json!({"id": "ENST00000269305", "_type": "transcript"})
+    );
+    assert_eq!(a[0]["relationship"], "transcripts");
+    assert!(
+        out["datasets"][0]["note"]
+            .as_str()
+            .unwrap()
+            .contains("do not involve the entity"),
+        "{out:#}"
+    );
+    route(
+        &upstream,
+        "transcripts/genes",
+        &[("transcript_id", "ENST00000269305")],
+        ResponseTemplate::new(200).set_body_json(json!([row(TP53, "ENST00000269305")])),
+    )
+    .await;
+    route(
+        &upstream,
+        "transcripts/proteins",
+        &[("transcript_id", "ENST00000269305")],
+        ResponseTemplate::new(200).set_body_json(json!([{
+            "transcript": "transcripts/ENST00000269305", "protein": "proteins/ENSP00000269305",
+            "source": "GENCODE", "name": "translates to"
+        }])),
+    )
+    .await;
+    let out = client
+        .call_ok(
+            "igvf_find_associations",
+            json!({"entity_id": "ENST00000269305", "relationship": "transcripts"}),
+        )
+        .await;
+    let targets: Vec<&serde_json::Value> = out["associations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| &a["target_entity"])
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            &json!({"id": TP53, "_type": "gene"}),
+            &json!({"id": "ENSP00000269305", "_type": "protein"})
+        ]
+    );
+    assert_requests_follow_the_spec(&upstream).await;
+    client.close().await;
+}

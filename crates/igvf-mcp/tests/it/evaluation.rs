@@ -468,7 +468,7 @@ async fn q11_top_5_genes_coexpressed_with_ensg00000012048_by_z_score_ascending()
 }
 
 #[tokio::test]
-async fn q11_a_z_score_bound_goes_upstream_and_a_short_scan_says_it_is_partial() {
+async fn q11_one_z_score_bound_goes_upstream_and_both_are_checked_here() {
     let (upstream, client) = setup().await;
     Mock::given(method("GET"))
         .and(path("/genes/genes"))
@@ -488,6 +488,27 @@ async fn q11_a_z_score_bound_goes_upstream_and_a_short_scan_says_it_is_partial()
     // The mock ignores the bound, so the check here is what keeps the rows ≤ 0.
     assert_eq!(out["matched"], 3);
     assert_eq!(out["complete"], true);
+    // With both bounds, the lower one goes upstream (one operator per parameter) and
+    // the upper one is applied here.
+    Mock::given(method("GET"))
+        .and(path("/genes/genes"))
+        .and(query_param("z_score", "gte:-3.5"))
+        .respond_with(Catalog::fixture(
+            "genes_genes__gene_id=ENSG00000012048.json",
+        ))
+        .mount(&upstream)
+        .await;
+    let out = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "coexpression", "entity_id": BRCA1, "min_z_score": -3.5,
+                   "max_z_score": 0}),
+        )
+        .await;
+    assert_eq!(
+        ids(&out["associations"], "target_entity"),
+        ["ENSG00000168890", "ENSG00000122203"]
+    );
     client.close().await;
 }
 
@@ -592,6 +613,8 @@ async fn q14_five_variants_associated_with_brca1_clinical_side() {
         .flat_map(|(_, q)| q.iter().filter(|(k, _)| k == "region").map(|(_, v)| v))
         .collect();
     assert_eq!(windows.len(), 11, "{windows:?}");
+    // The gene looked up once, for its ID and its coordinates together.
+    assert_eq!(sent.iter().filter(|(p, _)| p == "/genes").count(), 1);
     for w in &windows {
         let (a, b) = w.trim_start_matches("chr17:").split_once('-').unwrap();
         let span: u64 = b.parse::<u64>().unwrap() - a.parse::<u64>().unwrap();
