@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::client::{ChemblClient, UniChemClient, UniChemLinks};
 use crate::ids::ChemblId;
-use crate::models::{Molecule, UniChemSource};
+use crate::models::{Mechanism, Molecule, UniChemSource};
 use crate::progress::Progress;
 
 /// A ChEMBL compound. Slim records carry only `id`, `name` and `molecular_formula`.
@@ -349,19 +349,79 @@ pub(crate) async fn fetch_extras(
         .map(|m| {
             let id = m.molecule_chembl_id.to_ascii_uppercase();
             let parent = m.parent_chembl_id().to_ascii_uppercase();
-            let mut uniprot: Vec<String> = accessions.get(&parent).cloned().unwrap_or_default();
-            for a in accessions.get(&id).into_iter().flatten() {
-                if !uniprot.contains(a) {
-                    uniprot.push(a.clone());
-                }
-            }
             let extras = Extras {
-                uniprot,
+                uniprot: accessions_of_forms(&accessions, &parent, &id),
                 unichem: links.remove(&id).unwrap_or_default(),
             };
             (id, extras)
         })
         .collect())
+}
+
+/// One compound's molecule and extras, for `chembl_get_compound`. What needs only the ID
+/// (its own mechanisms, its UniChem records) is asked alongside the molecule instead of
+/// after it, so a parent compound (most look-ups) costs two round trips (molecule,
+/// mechanisms and UniChem at once, then the targets) instead of three. A salt or other
+/// form costs one request more than [`fetch_extras`] would send: its parent's mechanisms,
+/// asked once the molecule names the parent. `None`: ChEMBL has no such molecule (the
+/// answers sent alongside are then ignored).
+pub(crate) async fn fetch_one(
+    chembl: &ChemblClient,
+    unichem: &UniChemClient,
+    id: &ChemblId,
+) -> Result<Option<(Molecule, Extras)>, ApiError> {
+    let own = id.upstream().to_ascii_uppercase();
+    // A missing or failed molecule ends the call at once: the requests sent alongside
+    // are dropped with their retries (`Err(None)`: no such molecule).
+    let molecule = async {
+        match chembl.molecule(id).await {
+            Ok(Some(molecule)) => Ok(molecule),
+            Ok(None) => Err(None),
+            Err(e) => Err(Some(e)),
+        }
+    };
+    let alongside = async {
+        Ok(futures::join!(
+            chembl.mechanisms(std::slice::from_ref(&own)),
+            unichem.sources_of(&own),
+        ))
+    };
+    let (molecule, (own_mechanisms, own_links)) = match futures::try_join!(molecule, alongside) {
+        Ok(both) => both,
+        Err(None) => return Ok(None),
+        Err(Some(e)) => return Err(e),
+    };
+    let parent = molecule.parent_chembl_id().to_ascii_uppercase();
+    let mut mechanisms = own_mechanisms?;
+    let accessions = async {
+        if parent != own {
+            mechanisms.extend(chembl.mechanisms(std::slice::from_ref(&parent)).await?);
+        }
+        accessions_of_mechanisms(chembl, &mechanisms).await
+    };
+    let links = unichem_fallback(unichem, own_links, &own, &parent);
+    let (accessions, unichem) = futures::join!(accessions, links);
+    let extras = Extras {
+        uniprot: accessions_of_forms(&accessions?, &parent, &own),
+        unichem,
+    };
+    Ok(Some((molecule, extras)))
+}
+
+/// The accessions of a compound: its parent's first, then those curated only for the
+/// form itself.
+fn accessions_of_forms(
+    accessions: &HashMap<String, Vec<String>>,
+    parent: &str,
+    own: &str,
+) -> Vec<String> {
+    let mut uniprot: Vec<String> = accessions.get(parent).cloned().unwrap_or_default();
+    for a in accessions.get(own).into_iter().flatten() {
+        if !uniprot.contains(a) {
+            uniprot.push(a.clone());
+        }
+    }
+    uniprot
 }
 
 /// UniProt accessions per parent: mechanisms → targets → components, skipping
@@ -374,9 +434,18 @@ async fn uniprot_by_parent(
         return Ok(HashMap::new());
     }
     let mechanisms = chembl.mechanisms(parents).await?;
+    accessions_of_mechanisms(chembl, &mechanisms).await
+}
+
+/// UniProt accessions per molecule of `mechanisms`: their targets (one request) →
+/// components.
+async fn accessions_of_mechanisms(
+    chembl: &ChemblClient,
+    mechanisms: &[Mechanism],
+) -> Result<HashMap<String, Vec<String>>, ApiError> {
     let mut targets_of: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut all_targets: Vec<String> = Vec::new();
-    for mechanism in &mechanisms {
+    for mechanism in mechanisms {
         let (Some(molecule), Some(target)) =
             (&mechanism.molecule_chembl_id, &mechanism.target_chembl_id)
         else {
@@ -429,7 +498,18 @@ async fn uniprot_by_parent(
 /// UniChem's records of `id`; for a salt or other form UniChem has nothing on (no record
 /// that fills a key), its parent's. Empty when UniChem is unavailable (the client logs).
 async fn unichem_sources(unichem: &UniChemClient, id: &str, parent: &str) -> Vec<UniChemSource> {
-    match unichem.sources_of(id).await {
+    unichem_fallback(unichem, unichem.sources_of(id).await, id, parent).await
+}
+
+/// What `own` (UniChem's answer for `id`) leaves to be asked: the parent's records when
+/// `id` is another form with none that fills a key.
+async fn unichem_fallback(
+    unichem: &UniChemClient,
+    own: UniChemLinks,
+    id: &str,
+    parent: &str,
+) -> Vec<UniChemSource> {
+    match own {
         UniChemLinks::Found(sources)
             if parent != id && !sources.iter().any(|s| unichem_key(s).is_some()) =>
         {

@@ -18,16 +18,6 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
-    /// A reporter that sends nothing.
-    pub(crate) fn none() -> Self {
-        Self {
-            target: None,
-            total: 0,
-            done: AtomicU64::new(0),
-            sent: AtomicI64::new(-1),
-        }
-    }
-
     /// Report to `peer` under `token` (when the client sent one) if `total` reaches
     /// `threshold`; otherwise stay silent.
     pub(crate) fn new(

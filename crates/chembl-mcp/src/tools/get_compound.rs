@@ -1,9 +1,10 @@
 //! `chembl_get_compound`: one compound by CURIE, with cross-references to follow into other
 //! databases.
 //!
-//! Upstream calls for a full record: the molecule; then, at the same time, the parent's
-//! mechanisms followed by their targets (one request each), and UniChem. A slim record is
-//! the molecule request alone. An unknown ID (ChEMBL: 404 with an empty body) costs
+//! Upstream calls for a full record: the molecule, the compound's mechanisms and its
+//! UniChem records at the same time; then the mechanisms' targets (one request), and for
+//! a salt or other form its parent's mechanisms first (and the parent's UniChem records
+//! when its own fill no key). A slim record is the molecule request alone. An unknown ID (ChEMBL: 404 with an empty body) costs
 //! one more request: ChEMBL's ID lookup, which says when the ID names another kind of
 //! entity (a target, an assay…). No close matches are suggested: a text search for an
 //! unknown ID finds only compounds whose IDs share digits with it, which would send an
@@ -14,9 +15,8 @@ use lifesciences_core::rmcp::{Json, tool, tool_router};
 use lifesciences_core::{ApiError, Parameters, lenient};
 use serde::Deserialize;
 
-use crate::compound::{Compound, fetch_extras};
+use crate::compound::{Compound, fetch_one};
 use crate::ids::ChemblId;
-use crate::progress::Progress;
 use crate::server::ChemblServer;
 
 /// Arguments of `chembl_get_compound`.
@@ -105,17 +105,15 @@ impl ChemblServer {
     ) -> Result<Json<Compound>, ApiError> {
         let args = args?;
         let id: ChemblId = args.chembl_id.parse()?;
-        let Some(molecule) = self.chembl.molecule(&id).await? else {
-            return Err(not_found(self, &id, &args.chembl_id).await);
-        };
         if args.slim.unwrap_or(false) {
+            let Some(molecule) = self.chembl.molecule(&id).await? else {
+                return Err(not_found(self, &id, &args.chembl_id).await);
+            };
             return Ok(Json(Compound::slim(&molecule)));
         }
-        let mut extras =
-            fetch_extras(&self.chembl, &self.unichem, &[&molecule], &Progress::none()).await?;
-        let extras = extras
-            .remove(&molecule.molecule_chembl_id.to_ascii_uppercase())
-            .unwrap_or_default();
+        let Some((molecule, extras)) = fetch_one(&self.chembl, &self.unichem, &id).await? else {
+            return Err(not_found(self, &id, &args.chembl_id).await);
+        };
         Ok(Json(Compound::full(&molecule, &extras)))
     }
 }

@@ -199,13 +199,14 @@ async fn slim_is_one_request_and_three_fields() {
     client.close().await;
 }
 
-/// Imatinib mesylate (CHEMBL1642), whose mechanisms are asked with its parent's
-/// (CHEMBL941) in one request; the recorded ones are the parent's.
+/// Imatinib mesylate (CHEMBL1642): its own mechanisms are asked alongside its molecule
+/// (none), its parent's (CHEMBL941, recorded) once the molecule names the parent.
 async fn mount_imatinib_salt(up: &Upstreams) {
     mount_molecule(up, "CHEMBL1642", "molecule__CHEMBL1642.json").await;
-    crate::support::mount_mechanisms_of(
+    mount_mechanisms(up, "CHEMBL1642", "mechanism__empty.json").await;
+    mount_mechanisms(
         up,
-        "CHEMBL941,CHEMBL1642",
+        "CHEMBL941",
         "mechanism__molecule_chembl_id=CHEMBL941.json",
     )
     .await;
@@ -243,12 +244,16 @@ async fn a_salt_takes_its_targets_from_the_parents_mechanisms() {
 async fn lisinopril_dihydrate_takes_its_target_from_a_mechanism_curated_for_the_salt() {
     let up = Upstreams::start().await;
     mount_molecule(&up, "CHEMBL419213", "molecule__CHEMBL419213.json").await;
-    crate::support::mount_mechanisms_of(
-        &up,
-        "CHEMBL1237,CHEMBL419213",
-        "mechanism__molecule_chembl_id__in=CHEMBL419213,CHEMBL1237.json",
-    )
-    .await;
+    // The recording of both forms, served for each: the server keeps the rows of the
+    // form it asked for.
+    for form in ["CHEMBL419213", "CHEMBL1237"] {
+        mount_mechanisms(
+            &up,
+            form,
+            "mechanism__molecule_chembl_id__in=CHEMBL419213,CHEMBL1237.json",
+        )
+        .await;
+    }
     mount_targets(&up, "CHEMBL1808", "1", "target__summary__CHEMBL1808.json").await;
     mount_unichem(&up, "CHEMBL419213", ok("unichem_compounds__not_found.json")).await;
     mount_unichem(&up, "CHEMBL1237", ok("unichem_compounds__not_found.json")).await;
@@ -395,8 +400,15 @@ async fn an_unknown_id_is_entity_not_found() {
         "{}",
         e.recovery_hint
     );
-    // The molecule and the ID lookup; no search for look-alike IDs.
-    assert_eq!(up.chembl.received_requests().await.unwrap().len(), 2);
+    // The molecule and the ID lookup (and the mechanisms asked alongside the molecule);
+    // no search for look-alike IDs.
+    assert_eq!(
+        up.chembl_requests("/molecule/CHEMBL99999999.json")
+            .await
+            .len(),
+        1
+    );
+    assert!(up.chembl_requests("/molecule/search.json").await.is_empty());
     client.close().await;
 }
 
@@ -465,7 +477,8 @@ async fn a_salt_unichem_has_nothing_on_borrows_its_parents_links() {
 async fn a_compound_unichem_knows_does_not_borrow_from_its_parent() {
     let up = Upstreams::start().await;
     mount_molecule(&up, "CHEMBL1642", "molecule__CHEMBL1642.json").await;
-    crate::support::mount_mechanisms_of(&up, "CHEMBL941,CHEMBL1642", "mechanism__empty.json").await;
+    mount_mechanisms(&up, "CHEMBL1642", "mechanism__empty.json").await;
+    mount_mechanisms(&up, "CHEMBL941", "mechanism__empty.json").await;
     // Constructed: UniChem's aspirin answer, served for the salt.
     mount_unichem(&up, "CHEMBL1642", ok("unichem_compounds__CHEMBL25.json")).await;
     let client = up.client().await;

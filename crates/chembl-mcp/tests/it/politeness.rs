@@ -1,6 +1,8 @@
 //! Politeness and upstream trouble: JSON is always asked for, 429 and 5xx are retried,
 //! persistent failures become clear envelopes, repeated lookups come from the cache.
 
+use std::time::Duration;
+
 use lifesciences_core::ErrorCode;
 use lifesciences_core::testing::Recording;
 use serde_json::json;
@@ -118,8 +120,12 @@ async fn persistent_429_is_rate_limited_and_5xx_is_upstream_error() {
     .await;
     let client = up.client().await;
 
+    // A slim record is the molecule request alone.
     let e = client
-        .call_err("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
+        .call_err(
+            "chembl_get_compound",
+            json!({"chembl_id": "CHEMBL:25", "slim": true}),
+        )
         .await;
     assert_eq!(e.code, ErrorCode::RateLimited);
     assert!(e.retry_after_secs.is_some_and(|s| s >= 1));
@@ -150,10 +156,107 @@ async fn an_undecodable_answer_is_upstream_error_naming_the_source() {
         .await;
     let client = up.client().await;
     let e = client
-        .call_err("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
+        .call_err(
+            "chembl_get_compound",
+            json!({"chembl_id": "CHEMBL:25", "slim": true}),
+        )
         .await;
     assert_eq!(e.code, ErrorCode::UpstreamError);
     assert!(e.message.contains("ChEMBL"), "{}", e.message);
+    client.close().await;
+}
+
+/// A full record asks for the compound's own mechanisms and UniChem records alongside
+/// its molecule, not after it: with a slow upstream, all three arrive together and only
+/// the targets (named by the mechanisms) wait for an answer.
+#[tokio::test]
+async fn a_compounds_mechanisms_and_unichem_records_leave_with_its_molecule() {
+    let up = Upstreams::start().await;
+    let latency = Duration::from_millis(300);
+    let slow = |fixture: &str| Recording::new(ok(fixture).set_delay(latency));
+    let molecule = slow("molecule__CHEMBL25.json");
+    chembl_get("/molecule/CHEMBL25.json", &[])
+        .respond_with(molecule.clone())
+        .mount(&up.chembl)
+        .await;
+    let mechanisms = slow("mechanism__molecule_chembl_id=CHEMBL25.json");
+    chembl_get(
+        "/mechanism.json",
+        &[
+            ("molecule_chembl_id", "CHEMBL25"),
+            ("limit", "1000"),
+            ("offset", "0"),
+        ],
+    )
+    .respond_with(mechanisms.clone())
+    .mount(&up.chembl)
+    .await;
+    let targets = slow("target__target_chembl_id__in=CHEMBL221,CHEMBL230.json");
+    wiremock::Mock::given(wiremock::matchers::path("/target.json"))
+        .respond_with(targets.clone())
+        .mount(&up.chembl)
+        .await;
+    let unichem = slow("unichem_compounds__CHEMBL25.json");
+    wiremock::Mock::given(wiremock::matchers::path("/compounds"))
+        .respond_with(unichem.clone())
+        .mount(&up.unichem)
+        .await;
+    let client = up.client().await;
+
+    let c = client
+        .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
+        .await;
+    assert_eq!(
+        c["cross_references"]["uniprot"],
+        json!(["P23219", "P35354"])
+    );
+    assert_eq!(c["cross_references"]["drugbank"], "DB00945");
+
+    let first = molecule.arrivals()[0];
+    for (name, recording) in [("mechanisms", &mechanisms), ("UniChem", &unichem)] {
+        let at = recording.arrivals()[0];
+        let gap = at.max(first) - at.min(first);
+        assert!(gap < latency / 2, "{name} asked {gap:?} from the molecule");
+    }
+    let waited = targets.arrivals()[0] - first;
+    assert!(waited >= latency, "targets asked after {waited:?}");
+    assert_eq!(molecule.count() + mechanisms.count() + targets.count(), 3);
+    client.close().await;
+}
+
+/// When the molecule fails, the call fails with its error: what was asked alongside it
+/// does not turn the failure into a record.
+#[tokio::test]
+async fn a_failed_molecule_fails_the_call_whatever_was_asked_alongside() {
+    let up = Upstreams::start().await;
+    let broken = Recording::new(ResponseTemplate::new(503));
+    chembl_get("/molecule/CHEMBL25.json", &[])
+        .respond_with(broken.clone())
+        .mount(&up.chembl)
+        .await;
+    crate::support::mount_mechanisms(
+        &up,
+        "CHEMBL25",
+        "mechanism__molecule_chembl_id=CHEMBL25.json",
+    )
+    .await;
+    wiremock::Mock::given(wiremock::matchers::path("/compounds"))
+        .respond_with(ok("unichem_compounds__CHEMBL25.json"))
+        .mount(&up.unichem)
+        .await;
+    let client = up.client().await;
+    let e = client
+        .call_err("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
+        .await;
+    assert_eq!(e.code, ErrorCode::UpstreamError);
+    assert!(e.message.contains("503"), "{}", e.message);
+    assert_eq!(broken.count(), 4); // the first attempt and three retries
+    // The molecule's failure needs no ID lookup: it is not "not found".
+    assert!(
+        up.chembl_requests("/chembl_id_lookup/CHEMBL25.json")
+            .await
+            .is_empty()
+    );
     client.close().await;
 }
 

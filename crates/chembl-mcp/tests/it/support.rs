@@ -116,11 +116,15 @@ pub(crate) async fn mount_molecule(up: &Upstreams, upstream_id: &str, fixture: &
 }
 
 /// The ChEMBL 404 for an unknown ID: empty body (docs/sources/chembl.md, "Unknown IDs").
+/// A full look-up also asks for the ID's mechanisms and UniChem records alongside the
+/// molecule: they answer "none".
 pub(crate) async fn mount_unknown_molecule(up: &Upstreams, upstream_id: &str) {
     chembl_get(&format!("/molecule/{upstream_id}.json"), &[])
         .respond_with(ResponseTemplate::new(404))
         .mount(&up.chembl)
         .await;
+    mount_mechanisms(up, upstream_id, "mechanism__empty.json").await;
+    mount_unichem(up, upstream_id, ok("unichem_compounds__not_found.json")).await;
 }
 
 /// `/chembl_id_lookup/{id}.json` answered with `response` (a fixture, or the 404 of an ID
@@ -137,28 +141,12 @@ pub(crate) async fn mount_id_lookup(up: &Upstreams, upstream_id: &str, response:
 pub(crate) const SLIM_ONLY: &str =
     "molecule_chembl_id,pref_name,molecule_properties,molecule_synonyms";
 
-/// `/mechanism.json?molecule_chembl_id=<parent>&limit=1000&offset=0`.
-pub(crate) async fn mount_mechanisms(up: &Upstreams, parent: &str, fixture: &str) {
+/// `/mechanism.json?molecule_chembl_id=<id>&limit=1000&offset=0`.
+pub(crate) async fn mount_mechanisms(up: &Upstreams, id: &str, fixture: &str) {
     chembl_get(
         "/mechanism.json",
         &[
-            ("molecule_chembl_id", parent),
-            ("limit", "1000"),
-            ("offset", "0"),
-        ],
-    )
-    .respond_with(ok(fixture))
-    .mount(&up.chembl)
-    .await;
-}
-
-/// `/mechanism.json?molecule_chembl_id__in=<ids>&limit=1000&offset=0`: the mechanisms of a
-/// salt and its parent, asked together.
-pub(crate) async fn mount_mechanisms_of(up: &Upstreams, ids: &str, fixture: &str) {
-    chembl_get(
-        "/mechanism.json",
-        &[
-            ("molecule_chembl_id__in", ids),
+            ("molecule_chembl_id", id),
             ("limit", "1000"),
             ("offset", "0"),
         ],

@@ -379,9 +379,20 @@ async fn every_gene_identifier_kind_reaches_the_same_gene() {
 async fn a_chembl_id_that_is_no_compound_is_read_as_a_target() {
     let (upstream, client) = setup().await;
     let chembl = |p: &str| Mock::given(method("GET")).and(path(format!("/chembl{p}")));
-    // ChEMBL's 404 for an unknown molecule (an empty body).
+    // ChEMBL's 404 for an unknown molecule (an empty body); the compound look-up asks
+    // for the ID's mechanisms and UniChem records alongside it: none.
     chembl("/molecule/CHEMBL203.json")
         .respond_with(ResponseTemplate::new(404))
+        .mount(&upstream)
+        .await;
+    chembl("/mechanism.json")
+        .and(query_param("molecule_chembl_id", "CHEMBL203"))
+        .respond_with(fixture("chembl-mcp", "mechanism__empty.json"))
+        .mount(&upstream)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/unichem/compounds"))
+        .respond_with(fixture("chembl-mcp", "unichem_compounds__not_found.json"))
         .mount(&upstream)
         .await;
     // What the ID is, as ChEMBL's look-up answers (the recorded CHEMBL221 answer's
