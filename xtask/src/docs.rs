@@ -1,7 +1,8 @@
 //! `cargo xtask docs`: what is generated from the code, so the documentation cannot drift
 //! from it: `docs/tools.md` (the servers' tool definitions, their catalog figures and the
-//! cross-reference registry) and the README's configuration and politeness tables (from
-//! the upstreams' descriptions), between markers.
+//! cross-reference registry), the README's configuration and politeness tables (from
+//! the upstreams' descriptions), between markers, and each server's `src/tools.json`
+//! (the definitions it embeds and serves).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -34,14 +35,24 @@ pub(crate) fn run(check: bool) -> anyhow::Result<()> {
         .with_context(|| format!("cannot read {}", readme_path.display()))?;
     let readme_rendered = render_readme(&readme, &servers)?;
     let tools_rendered = render(&servers, &gateway);
-    let files = [(TOOLS, tools_rendered), (README, readme_rendered)];
+    let mut files = vec![
+        (TOOLS.to_owned(), tools_rendered),
+        (README.to_owned(), readme_rendered),
+    ];
+    // The definitions each server embeds and serves.
+    for server in servers.iter().chain(std::iter::once(&gateway)) {
+        files.push((
+            format!("crates/{}/src/tools.json", server.name),
+            (server.definitions)(),
+        ));
+    }
     if check {
         let stale: Vec<&str> = files
             .iter()
             .filter(|(path, rendered)| {
                 std::fs::read_to_string(root.join(path)).unwrap_or_default() != *rendered
             })
-            .map(|(path, _)| *path)
+            .map(|(path, _)| path.as_str())
             .collect();
         if !stale.is_empty() {
             bail!(
@@ -49,10 +60,13 @@ pub(crate) fn run(check: bool) -> anyhow::Result<()> {
                 stale.join(" and ")
             );
         }
-        println!("{TOOLS} and the generated parts of {README} are up to date");
+        println!(
+            "{TOOLS}, the generated parts of {README} and each server's src/tools.json are up to date"
+        );
         return Ok(());
     }
     for (path, rendered) in files {
+        let path = path.as_str();
         let full = root.join(path);
         if let Some(dir) = full.parent() {
             std::fs::create_dir_all(dir)

@@ -15,6 +15,8 @@ pub(crate) struct ServerEntry {
     pub instructions: &'static str,
     /// The tool definitions, with every output field's description.
     pub tools: fn() -> Vec<Tool>,
+    /// The served definitions as the server embeds them (`src/tools.json`).
+    pub definitions: fn() -> String,
     /// The upstreams it uses, configured with their defaults (no environment).
     pub upstreams: fn() -> Result<Vec<SourceConfig>, ConfigError>,
     /// The demo script (mock upstream routes and the calls to make).
@@ -27,6 +29,7 @@ fn entry<S: McpServer>(demo: fn() -> Script) -> ServerEntry {
         title: S::TITLE,
         instructions: S::INSTRUCTIONS,
         tools: lifesciences_core::documented_tools::<S>,
+        definitions: lifesciences_core::server::stored_definitions::<S>,
         upstreams: upstreams::<S>,
         demo,
     }

@@ -41,6 +41,20 @@ impl McpServer for ChemblServer {
             + Self::search_targets_router()
             + Self::get_target_router()
     }
+
+    const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
+
+    fn calls() -> ToolRouter<Self> {
+        lifesciences_core::tool_calls![
+            chembl_search_compounds,
+            chembl_get_compound,
+            chembl_get_compounds_batch,
+            chembl_get_drug_profile,
+            chembl_get_bioactivities,
+            chembl_search_targets,
+            chembl_get_target,
+        ]
+    }
 }
 
 impl ChemblServer {

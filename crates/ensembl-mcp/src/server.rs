@@ -45,4 +45,20 @@ impl McpServer for EnsemblServer {
             + Self::query_region_router()
             + Self::map_coordinates_router()
     }
+
+    const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
+
+    fn calls() -> ToolRouter<Self> {
+        lifesciences_core::tool_calls![
+            ensembl_search_genes,
+            ensembl_get_gene,
+            ensembl_get_transcript,
+            ensembl_predict_variant_effect,
+            ensembl_get_variant,
+            ensembl_get_sequence,
+            ensembl_get_homologs,
+            ensembl_query_region,
+            ensembl_map_coordinates,
+        ]
+    }
 }

@@ -40,4 +40,18 @@ impl McpServer for IgvfServer {
             + Self::resolve_id_router()
             + Self::list_sources_router()
     }
+
+    const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
+
+    fn calls() -> ToolRouter<Self> {
+        lifesciences_core::tool_calls![
+            igvf_get_entity,
+            igvf_search_region,
+            igvf_find_associations,
+            igvf_query_associations,
+            igvf_find_ld,
+            igvf_resolve_id,
+            igvf_list_sources,
+        ]
+    }
 }

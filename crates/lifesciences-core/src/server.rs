@@ -52,6 +52,17 @@ pub trait McpServer: Clone + Send + Sync + 'static {
     /// policy ([`prepare_tools`]); a server never lists or calls its router itself.
     fn router() -> ToolRouter<Self>;
 
+    /// Every tool's handler under its name, without its definition: what `tools/call`
+    /// dispatches. Built with [`tool_calls!`](crate::tool_calls), which generates no
+    /// schema. Names the same tools as [`router`](Self::router); the test kit checks it.
+    fn calls() -> ToolRouter<Self>;
+
+    /// The served definitions ([`tools`]) as JSON, generated into the crate's
+    /// `src/tools.json` by `cargo xtask docs` and embedded
+    /// (`Some(include_str!("tools.json"))`), so a running server never generates a
+    /// schema; the test kit checks they are current. `None`: generated on first use.
+    const DEFINITIONS: Option<&'static str> = None;
+
     /// Named groups of tools a user may choose among (`--toolsets`); none unless
     /// declared.
     const TOOLSETS: &'static [&'static str] = &[];
@@ -62,6 +73,31 @@ pub trait McpServer: Clone + Send + Sync + 'static {
         let _ = name;
         true
     }
+}
+
+/// A router of handlers with no definitions, for [`McpServer::calls`]: each named tool
+/// method of `Self` (an rmcp `#[tool]`), under its own name.
+///
+/// ```ignore
+/// fn calls() -> ToolRouter<Self> {
+///     lifesciences_core::tool_calls![chembl_get_compound, chembl_search_compounds]
+/// }
+/// ```
+#[macro_export]
+macro_rules! tool_calls {
+    ($($tool:ident),+ $(,)?) => {
+        $crate::rmcp::handler::server::router::tool::ToolRouter::<Self>::new()
+            $(.with_route(($crate::server::unlisted(stringify!($tool)), Self::$tool)))+
+    };
+}
+
+/// The definition a route of [`tool_calls!`](crate::tool_calls) carries: its name only
+/// (calls never read the rest).
+pub fn unlisted(name: &'static str) -> Tool {
+    static EMPTY: OnceLock<Arc<serde_json::Map<String, serde_json::Value>>> = OnceLock::new();
+    let mut tool = Tool::new(name, "", Arc::clone(EMPTY.get_or_init(Arc::default)));
+    tool.description = None;
+    tool
 }
 
 /// `router`'s tools as tools of `T`, each call handed to the `S` that `pick` finds in
@@ -114,6 +150,16 @@ pub fn tools<S: McpServer>() -> Vec<Tool> {
     prepare_tools(S::router()).list_all()
 }
 
+/// What [`McpServer::DEFINITIONS`] holds: [`tools`] as pretty JSON, newline-ended.
+/// Written into each server crate's `src/tools.json` by `cargo xtask docs`.
+pub fn stored_definitions<S: McpServer>() -> String {
+    match serde_json::to_string_pretty(&tools::<S>()) {
+        Ok(json) => json + "\n",
+        // Tool definitions are maps of strings: they always serialise.
+        Err(_) => String::new(),
+    }
+}
+
 /// The tool definitions of `S` with every output field's description, which the served
 /// output schemas leave out (see [`schema::lean`]). Used by `cargo xtask docs`.
 pub fn documented_tools<S: McpServer>() -> Vec<Tool> {
@@ -138,9 +184,10 @@ pub fn upstreams<S: McpServer>() -> Result<Vec<&'static Upstream>, ConfigError> 
 #[derive(Clone)]
 pub struct Served<S> {
     server: S,
-    /// Built on first use (`tools/list` or `tools/call`), once for every session:
-    /// `initialize` does not wait for the schemas.
-    router: Arc<OnceLock<ToolRouter<S>>>,
+    /// The tools, built on first use (the calls on the first `tools/call`, the
+    /// definitions on the first `tools/list`), once for every session: `initialize`
+    /// does not wait for the schemas.
+    catalog: Arc<Catalog<S>>,
     /// The log level this session's client asked for.
     level: SessionLevel,
     /// Tool calls running, across every session of this server.
@@ -207,33 +254,109 @@ impl<S: McpServer> std::fmt::Debug for Served<S> {
     }
 }
 
+/// The tools one server instance serves: the router that calls them and their
+/// definitions, each built on first use.
+///
+/// Built for memory, since a server idles most of its life. rmcp keeps every schema it
+/// generates in caches local to the generating thread, for that thread's life, so a
+/// server that generated its schemas would hold them (about a megabyte) for good: the
+/// calls come from [`McpServer::calls`], which generates no schema, and the definitions
+/// from [`McpServer::DEFINITIONS`], generated before the build. They are held as compact
+/// JSON, not as `serde_json` values, which take ten times the bytes (a map of one key
+/// allocates room for eleven); `tools/list`, about once per session, reads them afresh.
+struct Catalog<S> {
+    calls: OnceLock<ToolRouter<S>>,
+    /// `(name, definition as JSON)`, sorted by name.
+    definitions: OnceLock<Vec<(Box<str>, Box<str>)>>,
+}
+
+impl<S> Default for Catalog<S> {
+    fn default() -> Self {
+        Self {
+            calls: OnceLock::new(),
+            definitions: OnceLock::new(),
+        }
+    }
+}
+
+impl<S: McpServer> Catalog<S> {
+    /// The handlers of the tools `server` keeps, behind the tool policy.
+    fn calls(&self, server: &S) -> &ToolRouter<S> {
+        self.calls.get_or_init(|| {
+            let mut calls = S::calls();
+            let dropped: Vec<String> = calls
+                .map
+                .keys()
+                .filter(|name| !server.keeps_tool(name))
+                .map(|name| name.to_string())
+                .collect();
+            for name in dropped {
+                calls.remove_route(&name);
+            }
+            for route in calls.map.values_mut() {
+                route.call = guard(route.call.clone());
+            }
+            calls
+        })
+    }
+
+    /// The definitions of the tools `server` keeps, sorted by name, each as compact
+    /// JSON: read once from [`McpServer::DEFINITIONS`] (or generated), then held as text.
+    fn definitions(&self, server: &S) -> &[(Box<str>, Box<str>)] {
+        self.definitions.get_or_init(|| {
+            let stored = S::DEFINITIONS.map(serde_json::from_str::<Vec<Tool>>);
+            let tools = match stored {
+                Some(Ok(tools)) => tools,
+                Some(Err(e)) => {
+                    tracing::error!(error = %e, "the stored tool definitions do not read: generating them");
+                    tools::<S>()
+                }
+                None => tools::<S>(),
+            };
+            tools
+                .iter()
+                .filter(|tool| server.keeps_tool(&tool.name))
+                .filter_map(|tool| {
+                    let json = serde_json::to_string(tool).ok()?;
+                    Some((tool.name.as_ref().into(), json.into_boxed_str()))
+                })
+                .collect()
+        })
+    }
+
+    /// Every definition `server` serves.
+    fn list(&self, server: &S) -> Result<Vec<Tool>, ErrorData> {
+        self.definitions(server)
+            .iter()
+            .map(|(_, json)| read_definition(json))
+            .collect()
+    }
+
+    /// The definition of the tool `name`, if `server` serves it.
+    fn get(&self, server: &S, name: &str) -> Option<Tool> {
+        let definitions = self.definitions(server);
+        let (_, json) = definitions.iter().find(|(n, _)| n.as_ref() == name)?;
+        read_definition(json).ok()
+    }
+}
+
+/// A definition held as JSON, read back (it was written from a `Tool`).
+fn read_definition(json: &str) -> Result<Tool, ErrorData> {
+    serde_json::from_str(json).map_err(|e| {
+        tracing::error!(error = %e, "a tool definition does not read back");
+        ErrorData::internal_error("the server could not read its tool definitions", None)
+    })
+}
+
 impl<S: McpServer> Served<S> {
     /// Serve `server`.
     pub fn new(server: S) -> Self {
         Self {
             server,
-            router: Arc::default(),
+            catalog: Arc::default(),
             level: SessionLevel::new(),
             in_flight: InFlight::default(),
         }
-    }
-
-    /// The tools behind the tool policy, prepared on first use: those this instance
-    /// keeps.
-    fn router(&self) -> &ToolRouter<S> {
-        self.router.get_or_init(|| {
-            let mut router = prepare_tools(S::router());
-            let dropped: Vec<String> = router
-                .map
-                .keys()
-                .filter(|name| !self.server.keeps_tool(name))
-                .map(|name| name.to_string())
-                .collect();
-            for name in dropped {
-                router.remove_route(&name);
-            }
-            router
-        })
     }
 
     /// The tool calls running in every session of this server.
@@ -246,7 +369,7 @@ impl<S: McpServer> Served<S> {
     pub fn new_session(&self) -> Self {
         Self {
             server: self.server.clone(),
-            router: Arc::clone(&self.router),
+            catalog: Arc::clone(&self.catalog),
             level: SessionLevel::new(),
             in_flight: self.in_flight.clone(),
         }
@@ -282,7 +405,7 @@ impl<S: McpServer> ServerHandler for Served<S> {
         let tool = request.name.clone();
         let call = ToolCallContext::new(&self.server, request, context);
         notify::scope(peer, self.level.clone(), S::NAME, async {
-            let result = self.router().call(call).await;
+            let result = self.catalog.calls(&self.server).call(call).await;
             // Walking the result costs a pass over it: only for a client that listens.
             if self.level.allows(Level::Info)
                 && let Ok(CallToolResponse::Complete(result)) = &result
@@ -317,7 +440,7 @@ impl<S: McpServer> ServerHandler for Served<S> {
         let hints = context
             .protocol_version()
             .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
-        let mut result = ListToolsResult::with_all_items(self.router().list_all());
+        let mut result = ListToolsResult::with_all_items(self.catalog.list(&self.server)?);
         result.result_type = Some(ResultType::COMPLETE);
         result.ttl_ms = hints.then_some(0);
         result.cache_scope = hints.then_some(CacheScope::Public);
@@ -325,7 +448,7 @@ impl<S: McpServer> ServerHandler for Served<S> {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.router().get(name).cloned()
+        self.catalog.get(&self.server, name)
     }
 
     async fn list_resources(

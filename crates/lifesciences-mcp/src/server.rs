@@ -64,6 +64,16 @@ impl McpServer for Gateway {
             + Self::map_ids_router()
     }
 
+    const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
+
+    fn calls() -> ToolRouter<Self> {
+        project(StringServer::calls(), |g: &Gateway| &g.string)
+            + project(EnsemblServer::calls(), |g: &Gateway| &g.ensembl)
+            + project(ChemblServer::calls(), |g: &Gateway| &g.chembl)
+            + project(IgvfServer::calls(), |g: &Gateway| &g.igvf)
+            + lifesciences_core::tool_calls![lifesciences_map_ids]
+    }
+
     fn keeps_tool(&self, name: &str) -> bool {
         Toolset::of_tool(name).is_none_or(|t| self.toolsets.contains(&t))
     }

@@ -53,4 +53,19 @@ impl McpServer for StringServer {
             + Self::get_network_image_router()
             + Self::get_network_image_url_router()
     }
+
+    const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
+
+    fn calls() -> ToolRouter<Self> {
+        lifesciences_core::tool_calls![
+            string_search_proteins,
+            string_get_interactions,
+            string_get_network,
+            string_get_enrichment,
+            string_get_functional_annotation,
+            string_get_homologs,
+            string_get_network_image,
+            string_get_network_image_url,
+        ]
+    }
 }

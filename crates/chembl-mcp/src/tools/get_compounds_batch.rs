@@ -119,7 +119,7 @@ impl ChemblServer {
         title = "Get many ChEMBL compounds",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    async fn chembl_get_compounds_batch(
+    pub(crate) async fn chembl_get_compounds_batch(
         &self,
         Parameters(args): Parameters<GetCompoundsBatchArgs>,
         meta: RequestMetaObject,

@@ -31,6 +31,8 @@ pub const AVERAGE_BUDGET_BYTES: usize = 1500;
 ///   may be null;
 /// - descriptions without rustdoc link syntax and without hard line breaks inside a
 ///   paragraph;
+/// - a handler in [`McpServer::calls`] for every tool, and no other;
+/// - embedded definitions ([`McpServer::DEFINITIONS`]) that are current;
 /// - the catalog budget ([`assert_catalog_budget`]).
 pub fn assert_tool_definitions<S: McpServer>() {
     let tools = tools::<S>();
@@ -53,7 +55,27 @@ pub fn assert_tool_definitions<S: McpServer>() {
     }
     if let Ok(dir) = std::env::var("CARGO_MANIFEST_DIR") {
         check_tool_files(Path::new(&dir), &prefix, &names);
+        assert!(
+            S::DEFINITIONS.is_some() || !Path::new(&dir).join("src/tools.json").exists(),
+            "{}: src/tools.json is generated but not embedded: \
+             `const DEFINITIONS: Option<&'static str> = Some(include_str!(\"tools.json\"));`",
+            S::NAME
+        );
     }
+    if let Some(stored) = S::DEFINITIONS {
+        assert!(
+            stored == crate::server::stored_definitions::<S>(),
+            "{}: src/tools.json is not what the code defines: run `cargo xtask docs`",
+            S::NAME
+        );
+    }
+    let calls: BTreeSet<String> = S::calls().map.keys().map(|n| n.to_string()).collect();
+    assert_eq!(
+        calls,
+        names,
+        "{}: the tools `calls()` dispatches differ from those `router()` defines",
+        S::NAME
+    );
     assert_catalog_budget(S::NAME, &tools);
     // The output fields' words, left out of what is served, are documented.
     for tool in crate::server::documented_tools::<S>() {

@@ -243,4 +243,8 @@ impl McpServer for TestServer {
     fn router() -> ToolRouter<Self> {
         Self::tool_router()
     }
+
+    fn calls() -> ToolRouter<Self> {
+        crate::tool_calls![items_get_item, items_search]
+    }
 }

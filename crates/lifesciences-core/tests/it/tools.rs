@@ -46,6 +46,17 @@ async fn every_tool_is_titled_described_read_only_and_typed() {
     client.close().await;
 }
 
+/// `tools/list` serves the definitions from their stored JSON: what a client reads is
+/// what the tool policy prepared, to the byte.
+#[tokio::test]
+async fn tools_list_serves_the_prepared_definitions_unchanged() {
+    let (_upstream, client) = setup().await;
+    let listed = serde_json::to_value(client.tools().await).unwrap();
+    let prepared = serde_json::to_value(lifesciences_core::tools::<TestServer>()).unwrap();
+    assert_eq!(listed, prepared);
+    client.close().await;
+}
+
 #[test]
 fn the_test_server_keeps_every_promise_of_a_tool_definition() {
     lifesciences_core::testing::assert_tool_definitions::<TestServer>();
@@ -306,6 +317,9 @@ mod panicking {
         }
         fn router() -> ToolRouter<Self> {
             Self::tool_router()
+        }
+        fn calls() -> ToolRouter<Self> {
+            lifesciences_core::tool_calls![boom]
         }
     }
 
