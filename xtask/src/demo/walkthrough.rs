@@ -130,8 +130,8 @@ fn extra_mocks() -> Vec<Mock> {
             .respond_with(fixture("ensembl-mcp", name))
     };
     vec![
-        // Imatinib mesylate, the mechanisms of it and its parent (asked together; the
-        // recorded ones are the parent's) and their target (ABL1).
+        // Imatinib mesylate, its own mechanisms (none; asked alongside the molecule),
+        // its parent's (recorded) and their target (ABL1).
         chembl(
             "/molecule/CHEMBL1642.json",
             &[],
@@ -139,7 +139,12 @@ fn extra_mocks() -> Vec<Mock> {
         ),
         chembl(
             "/mechanism.json",
-            &[("molecule_chembl_id__in", "CHEMBL941,CHEMBL1642")],
+            &[("molecule_chembl_id", "CHEMBL1642")],
+            "mechanism__empty.json",
+        ),
+        chembl(
+            "/mechanism.json",
+            &[("molecule_chembl_id", "CHEMBL941")],
             "mechanism__molecule_chembl_id=CHEMBL941.json",
         ),
         chembl(
