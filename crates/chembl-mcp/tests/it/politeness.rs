@@ -240,10 +240,7 @@ async fn a_failed_molecule_fails_the_call_whatever_was_asked_alongside() {
         "mechanism__molecule_chembl_id=CHEMBL25.json",
     )
     .await;
-    wiremock::Mock::given(wiremock::matchers::path("/compounds"))
-        .respond_with(ok("unichem_compounds__CHEMBL25.json"))
-        .mount(&up.unichem)
-        .await;
+    crate::support::mount_unichem(&up, "CHEMBL25", ok("unichem_compounds__CHEMBL25.json")).await;
     let client = up.client().await;
     let e = client
         .call_err("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
