@@ -96,6 +96,19 @@ pub struct HealthCheck {
     pub query: &'static [(&'static str, &'static str)],
 }
 
+/// How a source says which data release it serves, for the provenance of its answers: a
+/// GET relative to the base URL, and where the release is in its JSON answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReleaseCheck {
+    /// Path relative to the base URL, already percent-encoded (`info/data`).
+    pub path: &'static str,
+    /// Query parameters.
+    pub query: &'static [(&'static str, &'static str)],
+    /// The JSON pointer of the release in the answer (`/releases/0`); a string or a
+    /// number.
+    pub pointer: &'static str,
+}
+
 /// A source-specific environment variable beyond the common ones (`_API_URL`,
 /// `_RATE_LIMIT`, `_MAX_CONCURRENT`, `_TIMEOUT_SECS`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,6 +152,8 @@ pub struct Upstream {
     pub cache_posts: bool,
     /// The request `<bin> check` sends.
     pub health: HealthCheck,
+    /// How to ask which data release it serves; `None` when it does not say.
+    pub release: Option<ReleaseCheck>,
     /// Variables of its own beyond the common ones.
     pub settings: &'static [Setting],
 }
@@ -146,7 +161,7 @@ pub struct Upstream {
 impl Upstream {
     /// A description with the common defaults: 10 requests/s, 10 in flight, the global
     /// timeout, the standard retries, POSTs not cached, a GET of the base URL as health
-    /// check, no settings of its own. Use it with struct update syntax.
+    /// check, no release check, no settings of its own. Use it with struct update syntax.
     pub const fn new(
         name: &'static str,
         env_prefix: &'static str,
@@ -166,6 +181,7 @@ impl Upstream {
                 path: "",
                 query: &[],
             },
+            release: None,
             settings: &[],
         }
     }
@@ -386,6 +402,10 @@ pub struct SourceConfig {
     pub cache_max_bytes: u64,
     /// Whether successful POST look-ups are cached like GETs.
     pub cache_posts: bool,
+    /// Whether the source's data release is asked for (once a day, see
+    /// [`Upstream::release`]) to name it in the provenance of answers. Tests against a
+    /// mock turn it off unless they serve the release.
+    pub ask_release: bool,
     /// The values of the source's own settings, by variable name.
     settings: Vec<(&'static str, String)>,
 }
@@ -414,6 +434,7 @@ impl SourceConfig {
             cache_ttl: DEFAULT_CACHE_TTL,
             cache_max_bytes: DEFAULT_CACHE_MAX_BYTES,
             cache_posts: upstream.cache_posts,
+            ask_release: true,
             settings: upstream
                 .settings
                 .iter()
@@ -495,6 +516,14 @@ impl SourceConfig {
     #[must_use]
     pub fn with_cached_posts(mut self) -> Self {
         self.cache_posts = true;
+        self
+    }
+
+    /// Whether to ask the source's data release for provenance (see
+    /// [`ask_release`](Self::ask_release)).
+    #[must_use]
+    pub fn with_release_check(mut self, ask: bool) -> Self {
+        self.ask_release = ask;
         self
     }
 

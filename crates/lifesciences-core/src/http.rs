@@ -12,6 +12,7 @@
 
 mod body;
 mod coalesce;
+mod release;
 mod retry;
 mod window;
 
@@ -29,6 +30,7 @@ use url::Url;
 use crate::config::SourceConfig;
 use crate::error::{ApiError, UpstreamFailure};
 use crate::notify::{Level, notify};
+use crate::provenance::{self, ReleaseSource};
 use coalesce::Coalescer;
 
 const JSON: &str = "application/json";
@@ -49,6 +51,14 @@ struct Prepared {
     key: Arc<str>,
 }
 
+/// An upstream answer's body and when the upstream sent it: what the cache holds, so an
+/// answer served from it keeps its original retrieval time.
+#[derive(Debug, Clone)]
+struct Fetched {
+    body: Bytes,
+    retrieved_at: SystemTime,
+}
+
 /// A source-wide pause the upstream asked for.
 #[derive(Debug, Clone, Copy)]
 struct Pause {
@@ -66,8 +76,10 @@ struct Inner {
     client: OnceLock<Result<reqwest::Client, String>>,
     limiter: window::SlidingWindow,
     permits: Semaphore,
-    cache: Option<moka::future::Cache<Arc<str>, Bytes>>,
-    inflight: Coalescer,
+    cache: Option<moka::future::Cache<Arc<str>, Fetched>>,
+    inflight: Coalescer<Fetched>,
+    /// The data release the source serves, asked once a day.
+    release: release::Release,
     /// Set when the upstream answered 429 or 503 with `Retry-After`: no request to this
     /// source is sent before then, whichever call it belongs to.
     paused: Mutex<Option<Pause>>,
@@ -78,6 +90,12 @@ struct Inner {
 #[derive(Clone)]
 pub struct HttpClient {
     inner: Arc<Inner>,
+}
+
+impl ReleaseSource for HttpClient {
+    fn release(&self) -> futures::future::BoxFuture<'_, Option<Arc<str>>> {
+        HttpClient::release(self).boxed()
+    }
 }
 
 impl std::fmt::Debug for HttpClient {
@@ -97,8 +115,8 @@ impl HttpClient {
         let cache = (!config.cache_ttl.is_zero()).then(|| {
             moka::future::Cache::builder()
                 .max_capacity(config.cache_max_bytes)
-                .weigher(|key: &Arc<str>, body: &Bytes| {
-                    u32::try_from(key.len() + body.len()).unwrap_or(u32::MAX)
+                .weigher(|key: &Arc<str>, fetched: &Fetched| {
+                    u32::try_from(key.len() + fetched.body.len()).unwrap_or(u32::MAX)
                 })
                 .time_to_live(config.cache_ttl)
                 .build()
@@ -112,6 +130,7 @@ impl HttpClient {
                 limiter,
                 cache,
                 inflight: Coalescer::default(),
+                release: release::Release::default(),
                 paused: Mutex::new(None),
                 config,
             }),
@@ -330,30 +349,94 @@ impl HttpClient {
         }
     }
 
-    /// Cache, then coalesce, then fetch with retries.
+    /// Cache, then coalesce, then fetch with retries; the answer is recorded for the
+    /// provenance of the tool call it serves.
     async fn execute(&self, prepared: Prepared) -> Result<Bytes, ApiError> {
         if prepared.cacheable
             && let Some(cache) = &self.inner.cache
             && let Some(hit) = cache.get(&prepared.key).await
         {
             tracing::debug!(source = %self.inner.config.name(), url = %prepared.url, "cache hit");
-            return Ok(hit);
+            self.record(&prepared, hit.retrieved_at, true);
+            return Ok(hit.body);
         }
         let key = prepared.key.clone();
         let this = self.clone();
+        let request = prepared.clone();
         let shared = self.inner.inflight.join_or_start(key, move || {
             async move {
-                let result = this.fetch_with_retries(&prepared).await;
-                if let (Ok(bytes), true, Some(cache)) =
-                    (&result, prepared.cacheable, &this.inner.cache)
+                let result = this.fetch_with_retries(&request).await.map(|body| Fetched {
+                    body,
+                    retrieved_at: SystemTime::now(),
+                });
+                if let (Ok(fetched), true, Some(cache)) =
+                    (&result, request.cacheable, &this.inner.cache)
                 {
-                    cache.insert(prepared.key.clone(), bytes.clone()).await;
+                    cache.insert(request.key.clone(), fetched.clone()).await;
                 }
                 result
             }
             .boxed()
         });
-        shared.await
+        let fetched = shared.await?;
+        self.record(&prepared, fetched.retrieved_at, false);
+        Ok(fetched.body)
+    }
+
+    /// Tell the current tool call's provenance that it read this answer.
+    fn record(&self, prepared: &Prepared, retrieved_at: SystemTime, cached: bool) {
+        provenance::record(
+            self.inner.config.name(),
+            || Arc::new(self.clone()) as Arc<dyn ReleaseSource>,
+            || {
+                provenance::describe_request(
+                    prepared.method.as_str(),
+                    prepared.url.as_str(),
+                    prepared.body.as_ref().map(|(_, body)| body.as_ref()),
+                )
+            },
+            retrieved_at,
+            cached,
+        );
+    }
+
+    /// The data release this source serves, for provenance: known, or asked now (at most
+    /// once a day, in a task of its own) and waited for briefly; `None` when the source
+    /// does not say, its look-up failed, or it is not back in time (see `release.rs`).
+    pub async fn release(&self) -> Option<Arc<str>> {
+        let config = &self.inner.config;
+        let check = config.upstream.release.filter(|_| config.ask_release)?;
+        let asking = match self.inner.release.next() {
+            release::Next::Ready(known) => return known,
+            release::Next::Wait(asking) => asking,
+            release::Next::Ask => {
+                let this = self.clone();
+                let task = tokio::spawn(async move {
+                    let found = match this
+                        .get_json::<serde_json::Value>(check.path, check.query)
+                        .await
+                    {
+                        Ok(answer) => {
+                            let found = release::read(&answer, check.pointer);
+                            if found.is_none() {
+                                tracing::warn!(source = %this.inner.config.name(), pointer = check.pointer, "the release look-up does not name a release");
+                            }
+                            found
+                        }
+                        Err(e) => {
+                            tracing::warn!(source = %this.inner.config.name(), error = %e, "the release look-up failed: results name no release until tomorrow");
+                            None
+                        }
+                    };
+                    this.inner.release.known(found.clone());
+                    found
+                });
+                self.inner
+                    .release
+                    .asking(async move { task.await.ok().flatten() }.boxed())
+            }
+        };
+        release::wait(asking).await
     }
 
     async fn fetch_with_retries(&self, prepared: &Prepared) -> Result<Bytes, ApiError> {
@@ -753,12 +836,152 @@ fn build_reqwest(config: &SourceConfig) -> Result<reqwest::Client, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Upstream;
 
     #[test]
     fn the_tls_client_builds_with_the_ring_provider() {
         let config = crate::testing::mock_source("TLS", "https://example.org");
         build_reqwest(&config).unwrap();
         assert!(rustls::crypto::CryptoProvider::get_default().is_some());
+    }
+
+    /// A source with a release look-up at `/version` (`{"v": …}`), against `base`.
+    fn versioned(base: &str) -> HttpClient {
+        static VERSIONED: Upstream = Upstream {
+            release: Some(crate::config::ReleaseCheck {
+                path: "version",
+                query: &[],
+                pointer: "/v",
+            }),
+            ..Upstream::new("Versioned", "VERSIONED", "http://127.0.0.1:9")
+        };
+        let config = crate::testing::quick(
+            SourceConfig::new(&VERSIONED)
+                .unwrap()
+                .from_env_with(|var| (var == "VERSIONED_API_URL").then(|| base.to_owned()))
+                .unwrap(),
+        )
+        .with_release_check(true);
+        HttpClient::new(config)
+    }
+
+    async fn mount(server: &wiremock::MockServer, at: &str, answer: wiremock::ResponseTemplate) {
+        wiremock::Mock::given(wiremock::matchers::path(at))
+            .respond_with(answer)
+            .mount(server)
+            .await;
+    }
+
+    fn seen(requests: &[wiremock::Request], at: &str) -> usize {
+        requests.iter().filter(|r| r.url.path() == at).count()
+    }
+
+    #[tokio::test]
+    async fn provenance_names_what_the_upstream_sent_and_a_repeat_names_the_cache() {
+        let upstream = crate::testing::mock_upstream().await;
+        let body = wiremock::ResponseTemplate::new(200).set_body_json(serde_json::json!({"a": 1}));
+        mount(&upstream, "/items", body).await;
+        mount(
+            &upstream,
+            "/version",
+            wiremock::ResponseTemplate::new(200).set_body_json(serde_json::json!({"v": 7})),
+        )
+        .await;
+        let client = versioned(&upstream.uri());
+        let call = || {
+            let client = client.clone();
+            async move {
+                let ((), read) = crate::provenance::scope(async {
+                    let _: serde_json::Value =
+                        client.get_json("items", &[("q", "x y")]).await.unwrap();
+                })
+                .await;
+                serde_json::to_value(read.provenance().await).unwrap()
+            }
+        };
+        let first = call().await;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let second = call().await;
+
+        let requests = upstream.received_requests().await.unwrap();
+        let items: Vec<String> = requests
+            .iter()
+            .filter(|r| r.url.path() == "/items")
+            // wiremock names every request's host `localhost`: the path and query are
+            // what was asked of this mock.
+            .map(|r| {
+                format!(
+                    "{}{}?{}",
+                    upstream.uri(),
+                    r.url.path(),
+                    r.url.query().unwrap_or_default()
+                )
+            })
+            .collect();
+        assert_eq!(items.len(), 1, "the repeat is served from the cache");
+        assert_eq!(first["sources"][0]["requests"], serde_json::json!(items));
+        assert_eq!(first["sources"][0]["database"], "Versioned");
+        assert_eq!(first["sources"][0]["release"], "7");
+        assert_eq!(first["sources"][0].get("cached"), None);
+        assert_eq!(second["sources"][0]["cached"], true);
+        assert_eq!(
+            second["sources"][0]["retrieved_at"], first["sources"][0]["retrieved_at"],
+            "an answer from the cache keeps its first retrieval time"
+        );
+        assert_eq!(seen(&requests, "/version"), 1, "the release is asked once");
+    }
+
+    #[tokio::test]
+    async fn a_failed_release_look_up_fails_no_call_and_is_not_asked_again_the_same_day() {
+        let upstream = crate::testing::mock_upstream().await;
+        let body = wiremock::ResponseTemplate::new(200).set_body_json(serde_json::json!({"a": 1}));
+        mount(&upstream, "/items", body).await;
+        mount(&upstream, "/version", wiremock::ResponseTemplate::new(404)).await;
+        let client = versioned(&upstream.uri());
+        for q in ["a", "b"] {
+            let ((), read) = crate::provenance::scope(async {
+                let _: serde_json::Value = client.get_json("items", &[("q", q)]).await.unwrap();
+            })
+            .await;
+            let provenance = serde_json::to_value(read.provenance().await).unwrap();
+            assert_eq!(
+                provenance["sources"][0].get("release"),
+                None,
+                "{provenance}"
+            );
+        }
+        let requests = upstream.received_requests().await.unwrap();
+        assert_eq!(seen(&requests, "/version"), 1);
+        assert_eq!(seen(&requests, "/items"), 2);
+    }
+
+    #[tokio::test]
+    async fn a_post_is_named_with_its_body_and_a_failed_request_is_not_named() {
+        let upstream = crate::testing::mock_upstream().await;
+        let body = wiremock::ResponseTemplate::new(200).set_body_json(serde_json::json!({"a": 1}));
+        mount(&upstream, "/look-up", body).await;
+        mount(&upstream, "/gone", wiremock::ResponseTemplate::new(404)).await;
+        let client = HttpClient::new(crate::testing::mock_source("Posts", &upstream.uri()));
+        let ((), read) = crate::provenance::scope(async {
+            let _ = client
+                .get_json::<serde_json::Value>("gone", &[])
+                .await
+                .unwrap_err();
+            let _: serde_json::Value = client
+                .post_json("look-up", &serde_json::json!({"ids": ["rs1"]}))
+                .await
+                .unwrap();
+        })
+        .await;
+        let provenance = serde_json::to_value(read.provenance().await).unwrap();
+        assert_eq!(
+            provenance["sources"][0]["requests"],
+            serde_json::json!([format!(
+                r#"POST {}/look-up {{"ids":["rs1"]}}"#,
+                upstream.uri()
+            )])
+        );
+        assert_eq!(provenance["sources"][0].get("release"), None);
     }
 
     #[test]

@@ -9,8 +9,8 @@
 //! error envelopes, cursors, cross-references, and the command line with its stdio and
 //! Streamable HTTP transports and its `check` of the upstreams.
 //!
-//! Modules depend downwards only: `notify` ← `config` ← `error` ← `http` ← `client` ←
-//! `server` ← `serve` ← `cli`.
+//! Modules depend downwards only: `notify`, `provenance` ← `config` ← `error` ← `http` ←
+//! `client` ← `server` ← `serve` ← `cli`.
 
 pub mod args;
 pub mod cli;
@@ -21,6 +21,7 @@ pub mod envelope;
 pub mod error;
 pub mod http;
 pub mod notify;
+pub mod provenance;
 pub mod schema;
 pub mod serve;
 pub mod server;
@@ -30,10 +31,13 @@ pub mod xref;
 
 pub use args::{Parameters, SearchQuery, in_range, lenient};
 pub use client::{Env, LifeSciencesClient};
-pub use config::{ConfigError, HealthCheck, RetryPolicy, Setting, SourceConfig, Upstream};
+pub use config::{
+    ConfigError, HealthCheck, ReleaseCheck, RetryPolicy, Setting, SourceConfig, Upstream,
+};
 pub use envelope::{ErrorBody, ErrorCode, ErrorEnvelope, Pagination, PaginationEnvelope};
 pub use error::{ApiError, Guidance, MIN_QUERY_CHARS, UpstreamFailure};
 pub use http::{Answer, HttpClient, Probe, Row, encode_path_segment};
+pub use provenance::{Provenance, SourceProvenance};
 pub use server::{McpServer, Served, StaticResource, documented_tools, prepare_tools, tools};
 pub use xref::{Cardinality, CrossReferences, REGISTRY, XrefKey, XrefSpec};
 

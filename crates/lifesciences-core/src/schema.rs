@@ -58,10 +58,13 @@ pub fn tighten(schema: &JsonObject) -> JsonObject {
 }
 
 /// An output schema as served: its structure, types, `required`, `enum`, formats and
-/// bounds, without the words (`description`, `title`, `examples`, `default`). Clients
-/// that check results against it (the Python SDK does, on every call) parse and walk
-/// less; the words are for people and live in `docs/tools.md`, while the model reads the
-/// tool's description and input schema.
+/// bounds, without the words (`description`, `title`, `examples`, `default`) and the
+/// cross-reference `pattern`s. Clients that check results against it (the Python SDK
+/// does, on every call) parse and walk less; the words are for people and live in
+/// `docs/tools.md`, while the model reads the tool's description and input schema. The
+/// patterns (a third of every result schema with cross-references) hold by construction:
+/// `CrossReferences` drops any value that fails its key's pattern before it is sent, and
+/// `docs/tools.md` lists them.
 pub fn lean(schema: &JsonObject) -> JsonObject {
     let mut value = Value::Object(schema.clone());
     lean_node(&mut value);
@@ -74,7 +77,7 @@ pub fn lean(schema: &JsonObject) -> JsonObject {
 fn lean_node(node: &mut Value) {
     match node {
         Value::Object(map) => {
-            for word in ["description", "title", "examples", "default"] {
+            for word in ["description", "title", "examples", "default", "pattern"] {
                 map.remove(word);
             }
             for (key, child) in map.iter_mut() {
@@ -341,7 +344,8 @@ mod tests {
                 "title": {"type": "string", "examples": ["x"], "default": "y"},
                 "items": {"type": "array", "items": {"type": "integer", "minimum": 0,
                           "description": "A count."}},
-                "kind": {"enum": ["a", "b"], "description": "Its kind."}
+                "kind": {"enum": ["a", "b"], "description": "Its kind."},
+                "pattern": {"type": "string", "pattern": "^P[0-9]+$"}
             },
             "required": ["description", "kind"],
             "additionalProperties": false
@@ -356,7 +360,8 @@ mod tests {
                     "description": {"type": "string"},
                     "title": {"type": "string"},
                     "items": {"type": "array", "items": {"type": "integer", "minimum": 0}},
-                    "kind": {"enum": ["a", "b"]}
+                    "kind": {"enum": ["a", "b"]},
+                    "pattern": {"type": "string"}
                 },
                 "required": ["description", "kind"],
                 "additionalProperties": false

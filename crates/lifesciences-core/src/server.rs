@@ -26,6 +26,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use crate::client::Env;
 use crate::config::{ConfigError, Upstream};
 use crate::notify::{self, Level, SessionLevel};
+use crate::provenance::{self, Provenance};
 use crate::schema;
 
 /// What a server crate declares; core serves it (see [`Served`]), lists it, documents it
@@ -62,6 +63,12 @@ pub trait McpServer: Clone + Send + Sync + 'static {
     /// (`Some(include_str!("tools.json"))`), so a running server never generates a
     /// schema; the test kit checks they are current. `None`: generated on first use.
     const DEFINITIONS: Option<&'static str> = None;
+
+    /// The tools whose answer is a picture: content blocks only (the image and a short
+    /// text), no output schema and no structured content, because clients that get both
+    /// (Claude Code, VS Code) pass the model only the structured content. None unless
+    /// declared; the test kit holds every other tool to an output schema.
+    const PICTURES: &'static [&'static str] = &[];
 
     /// Named groups of tools a user may choose among (`--toolsets`); none unless
     /// declared.
@@ -404,17 +411,25 @@ impl<S: McpServer> ServerHandler for Served<S> {
         let peer = context.peer.clone();
         let tool = request.name.clone();
         let call = ToolCallContext::new(&self.server, request, context);
-        notify::scope(peer, self.level.clone(), S::NAME, async {
-            let result = self.catalog.calls(&self.server).call(call).await;
-            // Walking the result costs a pass over it: only for a client that listens.
-            if self.level.allows(Level::Info)
-                && let Ok(CallToolResponse::Complete(result)) = &result
-            {
-                tell_truncated(&tool, result.structured_content.as_ref());
+        let (result, read) =
+            provenance::scope(notify::scope(peer, self.level.clone(), S::NAME, async {
+                let result = self.catalog.calls(&self.server).call(call).await;
+                // Walking the result costs a pass over it: only for a client that listens.
+                if self.level.allows(Level::Info)
+                    && let Ok(CallToolResponse::Complete(result)) = &result
+                {
+                    tell_truncated(&tool, result.structured_content.as_ref());
+                }
+                result
+            }))
+            .await;
+        match result {
+            Ok(CallToolResponse::Complete(mut result)) if result.is_error != Some(true) => {
+                provenance::attach(&mut result, &read.provenance().await);
+                Ok(CallToolResponse::Complete(result))
             }
-            result
-        })
-        .await
+            other => other,
+        }
     }
 
     #[expect(
@@ -580,11 +595,48 @@ fn prepare<S: Send + Sync + 'static>(mut router: ToolRouter<S>, lean: bool) -> T
         }
         tool.input_schema = Arc::new(schema::tighten(&tool.input_schema));
         if let Some(output) = &tool.output_schema {
-            let output = schema::tighten(output);
+            let output = schema::tighten(&with_provenance(output));
             tool.output_schema = Some(Arc::new(if lean { schema::lean(&output) } else { output }));
         }
     }
     router
+}
+
+/// `output` with the `provenance` every successful result carries (core adds it to the
+/// result, see [`provenance`]), required.
+fn with_provenance(output: &rmcp::model::JsonObject) -> rmcp::model::JsonObject {
+    let mut output = output.clone();
+    let mut schema = (*rmcp::handler::server::common::schema_for_output::<Provenance>()).clone();
+    schema.remove("$schema");
+    // Its definitions join the tool's, where `schema::tighten` writes them in place.
+    if let Some(serde_json::Value::Object(defs)) = schema.remove("$defs")
+        && let serde_json::Value::Object(tool_defs) = output
+            .entry("$defs")
+            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()))
+    {
+        tool_defs.extend(defs);
+    }
+    schema.insert(
+        "description".to_owned(),
+        "Where this answer came from, to cite it or ask again: each source's database, data \
+         release (when the source says), the exact requests, and when they were retrieved \
+         (an answer from the cache keeps its first retrieval time)."
+            .into(),
+    );
+    let schema = serde_json::Value::Object(schema);
+    if let serde_json::Value::Object(properties) = output
+        .entry("properties")
+        .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()))
+    {
+        properties.insert("provenance".to_owned(), schema);
+    }
+    if let serde_json::Value::Array(required) = output
+        .entry("required")
+        .or_insert_with(|| serde_json::Value::Array(Vec::new()))
+    {
+        required.push(serde_json::Value::String("provenance".to_owned()));
+    }
+    output
 }
 
 fn guard<S: Send + Sync + 'static>(

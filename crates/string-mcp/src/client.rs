@@ -11,7 +11,8 @@
 use bytes::Bytes;
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{
-    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Setting, Upstream,
+    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, ReleaseCheck, Setting,
+    Upstream,
 };
 use serde::Deserialize;
 
@@ -23,7 +24,9 @@ use crate::models::{
 /// STRING: one request per second and one in flight, as STRING asks of API users;
 /// `caller_identity` on every request. The default base URL is unversioned so users
 /// follow STRING's current release; `STRING_API_URL=https://version-12-0.string-db.org/api`
-/// pins v12.0. `json/version` is the cheapest call STRING answers.
+/// pins v12.0. `json/version` is the cheapest call STRING answers, and it names the
+/// release (`[{"string_version": "12.0", "stable_address": …}]`, fixture
+/// `tests/fixtures/version.json`).
 static STRING: Upstream = Upstream {
     about: "STRING API",
     rate_per_second: 1.0,
@@ -33,6 +36,11 @@ static STRING: Upstream = Upstream {
         path: "json/version",
         query: &[],
     },
+    release: Some(ReleaseCheck {
+        path: "json/version",
+        query: &[],
+        pointer: "/0/string_version",
+    }),
     settings: &[Setting {
         var: "STRING_CALLER_IDENTITY",
         default: "lifesciences-mcp",

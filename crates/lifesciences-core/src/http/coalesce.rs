@@ -9,31 +9,39 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-use bytes::Bytes;
 use futures::FutureExt as _;
 use futures::future::{BoxFuture, Shared, WeakShared};
 
 use crate::error::ApiError;
 
-pub(crate) type Fetch = BoxFuture<'static, Result<Bytes, ApiError>>;
-pub(crate) type SharedFetch = Shared<Fetch>;
+pub(crate) type Fetch<T> = BoxFuture<'static, Result<T, ApiError>>;
+pub(crate) type SharedFetch<T> = Shared<Fetch<T>>;
 
-type Map = Mutex<HashMap<Arc<str>, (u64, WeakShared<Fetch>)>>;
+type Map<T> = Mutex<HashMap<Arc<str>, (u64, WeakShared<Fetch<T>>)>>;
 
-#[derive(Default)]
-pub(crate) struct Coalescer {
-    map: Arc<Map>,
+/// Requests in flight by key; each yields a `T` (a body and when it was retrieved).
+pub(crate) struct Coalescer<T> {
+    map: Arc<Map<T>>,
     next_id: AtomicU64,
 }
 
+impl<T> Default for Coalescer<T> {
+    fn default() -> Self {
+        Self {
+            map: Arc::default(),
+            next_id: AtomicU64::new(0),
+        }
+    }
+}
+
 /// Removes the map entry of one in-flight request when that request ends, however it ends.
-struct EntryGuard {
-    map: Weak<Map>,
+struct EntryGuard<T> {
+    map: Weak<Map<T>>,
     key: Arc<str>,
     id: u64,
 }
 
-impl Drop for EntryGuard {
+impl<T> Drop for EntryGuard<T> {
     fn drop(&mut self) {
         if let Some(map) = self.map.upgrade() {
             let mut map = map.lock().unwrap_or_else(PoisonError::into_inner);
@@ -44,13 +52,13 @@ impl Drop for EntryGuard {
     }
 }
 
-impl Coalescer {
+impl<T: Clone + Send + Sync + 'static> Coalescer<T> {
     /// Join the in-flight request for `key`, or start one with `start`.
     pub(crate) fn join_or_start(
         &self,
         key: Arc<str>,
-        start: impl FnOnce() -> Fetch,
-    ) -> SharedFetch {
+        start: impl FnOnce() -> Fetch<T>,
+    ) -> SharedFetch<T> {
         let mut map = self.map.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(running) = map.get(&key).and_then(|(_, weak)| weak.upgrade()) {
             tracing::debug!(key = %key, "joining an identical request in flight");
@@ -88,11 +96,12 @@ impl Coalescer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bytes::Bytes;
     use std::sync::atomic::AtomicUsize;
 
     #[tokio::test]
     async fn identical_concurrent_calls_share_one_execution() {
-        let c = Coalescer::default();
+        let c = Coalescer::<Bytes>::default();
         let runs = Arc::new(AtomicUsize::new(0));
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let rx = rx.shared();
@@ -120,7 +129,7 @@ mod tests {
 
     #[tokio::test]
     async fn cancelling_every_caller_drops_the_request_and_its_entry() {
-        let c = Coalescer::default();
+        let c = Coalescer::<Bytes>::default();
         let dropped = Arc::new(AtomicUsize::new(0));
         struct OnDrop(Arc<AtomicUsize>);
         impl Drop for OnDrop {
@@ -149,7 +158,7 @@ mod tests {
 
     #[tokio::test]
     async fn different_keys_do_not_share() {
-        let c = Coalescer::default();
+        let c = Coalescer::<Bytes>::default();
         let a = c.join_or_start("a".into(), || {
             async { Ok(Bytes::from_static(b"a")) }.boxed()
         });

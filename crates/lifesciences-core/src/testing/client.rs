@@ -171,18 +171,73 @@ impl McpTestClient {
         result
     }
 
-    /// Call a tool that must succeed: returns its structured content, after checking it
-    /// has no nulls and equals the text content.
+    /// Call a tool that must succeed: returns its structured content without its
+    /// `provenance`, after checking it has no nulls, equals the text content, and carries
+    /// a `provenance` (see [`call_ok_with_provenance`](Self::call_ok_with_provenance)).
     pub async fn call_ok(&self, name: &str, arguments: Value) -> Value {
+        self.call_ok_with_provenance(name, arguments).await.0
+    }
+
+    /// [`call_ok`](Self::call_ok), and the result's `provenance` apart.
+    pub async fn call_ok_with_provenance(&self, name: &str, arguments: Value) -> (Value, Value) {
         let result = self.call(name, arguments).await;
-        let structured = result
+        let mut structured = result
             .structured_content
             .clone()
             .unwrap_or_else(|| panic!("{name}: no structured content in {result:?}"));
         assert_ne!(result.is_error, Some(true), "{name} failed: {structured:#}");
         assert_no_nulls(&structured);
         assert_text_mirrors(&result, &structured);
-        structured
+        let provenance = structured
+            .as_object_mut()
+            .and_then(|map| map.remove("provenance"))
+            .unwrap_or_else(|| panic!("{name}: a success carries no provenance: {structured:#}"));
+        assert!(
+            provenance["sources"].is_array(),
+            "{name}: provenance without sources: {provenance:#}"
+        );
+        (structured, provenance)
+    }
+
+    /// Call a tool whose answer is a picture ([`McpServer::PICTURES`]) that must succeed:
+    /// returns its content blocks, after checking it has no structured content, an image
+    /// (or an embedded SVG) and a text, and a line of provenance.
+    pub async fn call_picture(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Vec<rmcp::model::ContentBlock> {
+        let result = self.call(name, arguments).await;
+        assert_ne!(result.is_error, Some(true), "{name} failed: {result:?}");
+        assert_eq!(
+            result.structured_content, None,
+            "{name}: a picture comes as content blocks only"
+        );
+        let json = serde_json::to_value(&result.content).expect("content serialises");
+        let kinds: Vec<&str> = json
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|block| block["type"].as_str())
+            .collect();
+        assert!(
+            kinds.iter().any(|k| matches!(*k, "image" | "resource")),
+            "{name}: no picture among {kinds:?}"
+        );
+        let texts: Vec<&str> = result
+            .content
+            .iter()
+            .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+            .collect();
+        assert!(
+            texts.iter().any(|t| t.starts_with("Provenance: ")),
+            "{name}: no provenance among the texts {texts:?}"
+        );
+        assert!(
+            texts.iter().any(|t| !t.starts_with("Provenance: ")),
+            "{name}: no text saying what the picture shows: {texts:?}"
+        );
+        result.content
     }
 
     /// Call a tool that must fail: returns the envelope's error body, after checking the
@@ -220,8 +275,16 @@ impl McpTestClient {
         cases: &[(&str, Value, Value, ErrorCode)],
     ) {
         let mut exercised = Vec::new();
+        let listed = self.tools().await;
         for (tool, succeeding, failing, code) in cases {
-            self.call_ok(tool, succeeding.clone()).await;
+            let picture = listed
+                .iter()
+                .any(|t| t.name == *tool && t.output_schema.is_none());
+            if picture {
+                self.call_picture(tool, succeeding.clone()).await;
+            } else {
+                self.call_ok(tool, succeeding.clone()).await;
+            }
             let e = self.call_err(tool, failing.clone()).await;
             assert_eq!(e.code, *code, "{tool} {failing}: {}", e.message);
             exercised.push((*tool).to_owned());

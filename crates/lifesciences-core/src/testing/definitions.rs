@@ -15,6 +15,10 @@ use crate::server::{McpServer, tools};
 pub const TOOL_BUDGET_BYTES: usize = 2500;
 /// The most model-facing bytes a server's tools may take on average.
 pub const AVERAGE_BUDGET_BYTES: usize = 1500;
+/// The most bytes a server's served output schemas may take on average (compact JSON):
+/// a client reads them with every `tools/list`, and strict ones validate every result
+/// against them.
+pub const OUTPUT_AVERAGE_BUDGET_BYTES: usize = 2000;
 
 /// Check every tool of `S` for what a model relies on, and fail naming the tool and what
 /// is wrong:
@@ -28,7 +32,9 @@ pub const AVERAGE_BUDGET_BYTES: usize = 1500;
 ///   describes every argument, and states in `minimum`/`maximum` every numeric range
 ///   its descriptions state;
 /// - an output schema, in which only `pagination.cursor` and `pagination.total_count`
-///   may be null;
+///   may be null and which requires `provenance`; none for a picture
+///   ([`McpServer::PICTURES`]);
+/// - output schemas within [`OUTPUT_AVERAGE_BUDGET_BYTES`] on average;
 /// - descriptions without rustdoc link syntax and without hard line breaks inside a
 ///   paragraph;
 /// - a handler in [`McpServer::calls`] for every tool, and no other;
@@ -51,8 +57,15 @@ pub fn assert_tool_definitions<S: McpServer>() {
             "{name}: tools of {} are named {prefix}…",
             S::NAME
         );
-        check_tool(tool);
+        check_tool(tool, S::PICTURES.contains(&name));
     }
+    for picture in S::PICTURES {
+        assert!(
+            names.contains(*picture),
+            "{picture}: a picture that is not a tool"
+        );
+    }
+    assert_output_budget(S::NAME, &tools);
     if let Ok(dir) = std::env::var("CARGO_MANIFEST_DIR") {
         check_tool_files(Path::new(&dir), &prefix, &names);
         assert!(
@@ -80,6 +93,9 @@ pub fn assert_tool_definitions<S: McpServer>() {
     // The output fields' words, left out of what is served, are documented.
     for tool in crate::server::documented_tools::<S>() {
         let name = tool.name.as_ref();
+        if S::PICTURES.contains(&name) {
+            continue;
+        }
         let output = tool
             .output_schema
             .as_ref()
@@ -94,7 +110,7 @@ pub fn assert_tool_definitions<S: McpServer>() {
     }
 }
 
-fn check_tool(tool: &Tool) {
+fn check_tool(tool: &Tool, picture: bool) {
     let name = tool.name.as_ref();
     assert!(
         tool.title.as_deref().is_some_and(|t| !t.trim().is_empty()),
@@ -139,11 +155,26 @@ fn check_tool(tool: &Tool) {
         check_prose(name, path, text)
     });
 
+    if picture {
+        assert!(
+            tool.output_schema.is_none(),
+            "{name}: a picture declares no output schema (clients that get structured \
+             content pass the model nothing else)"
+        );
+        return;
+    }
     let output = tool
         .output_schema
         .as_ref()
         .map(|o| Value::Object((**o).clone()))
         .unwrap_or_else(|| panic!("{name}: no output schema"));
+    assert!(
+        output["required"]
+            .as_array()
+            .is_some_and(|r| r.contains(&json!("provenance")))
+            && output["properties"]["provenance"].is_object(),
+        "{name}: the output schema does not require the provenance every success carries"
+    );
     let mut nullable = Vec::new();
     nullable_paths(&output, "$", &mut nullable);
     assert!(
@@ -493,6 +524,28 @@ fn model_facing_bytes(tool: &Tool) -> usize {
         Value::Object((*tool.input_schema).clone()),
     );
     serde_json::to_vec(&Value::Object(facing)).map_or(0, |bytes| bytes.len())
+}
+
+/// Fail when a server's served output schemas take more than
+/// [`OUTPUT_AVERAGE_BUDGET_BYTES`] on average; print the figure either way.
+pub fn assert_output_budget(server: &str, tools: &[Tool]) {
+    let sizes: Vec<usize> = tools
+        .iter()
+        .filter_map(|tool| tool.output_schema.as_ref())
+        .map(|schema| serde_json::to_vec(&**schema).map_or(0, |bytes| bytes.len()))
+        .collect();
+    let average = sizes
+        .iter()
+        .sum::<usize>()
+        .checked_div(sizes.len())
+        .unwrap_or(0);
+    eprintln!(
+        "{server}: output schemas average {average} bytes (budget {OUTPUT_AVERAGE_BUDGET_BYTES})"
+    );
+    assert!(
+        average <= OUTPUT_AVERAGE_BUDGET_BYTES,
+        "{server}: output schemas average {average} bytes (budget {OUTPUT_AVERAGE_BUDGET_BYTES})"
+    );
 }
 
 /// Fail when a server's tools exceed the catalog budget; print its figures either way

@@ -50,9 +50,16 @@ pub fn mock_env(pairs: &[(&str, &str)]) -> Env {
     Env::from_pairs(pairs).with_tuning(quick)
 }
 
+/// [`mock_env`] in which every source asks its data release (for provenance), as a
+/// server does by default: the mock must serve each source's release look-up.
+pub fn mock_env_with_releases(pairs: &[(&str, &str)]) -> Env {
+    Env::from_pairs(pairs).with_tuning(|config| quick(config).with_release_check(true))
+}
+
 /// A source's politeness made quick for a local mock: 1000 requests/s, 16 in flight, a
 /// timeout of at most 5 s, and the same retry schedule in milliseconds instead of seconds
-/// (a source that never retries still never retries).
+/// (a source that never retries still never retries). The daily release look-up is off,
+/// so a mock serves only what its test expects (see [`mock_env_with_releases`]).
 pub fn quick(config: SourceConfig) -> SourceConfig {
     let retry = if config.retry.max_retries == 0 {
         config.retry
@@ -70,6 +77,7 @@ pub fn quick(config: SourceConfig) -> SourceConfig {
         .with_max_concurrent(16)
         .with_timeout(timeout)
         .with_retry(retry)
+        .with_release_check(false)
 }
 
 /// A source named `name` at `base_url`, quick to test (see [`quick`]). For core's own

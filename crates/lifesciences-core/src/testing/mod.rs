@@ -35,13 +35,15 @@ mod strict;
 pub use client::assert_stops_on_sigterm;
 pub use client::{LogListener, McpTestClient, assert_binary_speaks_mcp, run_check};
 pub use definitions::{
-    AVERAGE_BUDGET_BYTES, Catalog, TOOL_BUDGET_BYTES, assert_catalog_budget,
-    assert_tool_definitions,
+    AVERAGE_BUDGET_BYTES, Catalog, OUTPUT_AVERAGE_BUDGET_BYTES, TOOL_BUDGET_BYTES,
+    assert_catalog_budget, assert_output_budget, assert_tool_definitions,
 };
 pub use faults::{Fault, assert_fault_matrix, faults};
 pub use fixtures::{Fixtures, fixture};
 pub use logs::{LogCapture, capture_logs};
-pub use mock::{Recording, busiest_within, mock_env, mock_source, mock_upstream, quick};
+pub use mock::{
+    Recording, busiest_within, mock_env, mock_env_with_releases, mock_source, mock_upstream, quick,
+};
 pub use nulls::{assert_no_nulls, find_nulls};
 pub use server::TestServer;
 pub use strict::assert_strict_client_accepts;

@@ -104,7 +104,13 @@ async fn call_prints_the_result_and_exits_0() {
     )
     .await;
     assert_eq!(code, ExitCode::SUCCESS, "{out}");
-    let value: Value = serde_json::from_str(&out).unwrap();
+    let mut value: Value = serde_json::from_str(&out).unwrap();
+    // The answer says where it came from: the one request the mock saw.
+    let provenance = value.as_object_mut().unwrap().remove("provenance").unwrap();
+    assert_eq!(
+        provenance["sources"][0]["requests"],
+        json!([format!("{}/items/42", upstream.uri())])
+    );
     assert_eq!(
         value,
         json!({"id": "ITEM:42", "name": "answer", "cross_references": {}})
@@ -116,7 +122,9 @@ async fn call_prints_the_result_and_exits_0() {
     )
     .await;
     assert_eq!(code, ExitCode::SUCCESS);
-    assert_eq!(out, out2);
+    let mut value2: Value = serde_json::from_str(&out2).unwrap();
+    value2.as_object_mut().unwrap().remove("provenance");
+    assert_eq!(value, value2);
 }
 
 #[tokio::test]
