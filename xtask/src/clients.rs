@@ -513,6 +513,17 @@ fn judge(step: &Step, result: &Value) -> Result<String, String> {
             step.tool,
             code.unwrap_or("no error envelope")
         )),
+        // A picture comes as content blocks only: the image (or SVG) and its text.
+        Expect::Ok
+            if !result["structuredContent"].is_object()
+                && result["content"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|c| c["type"] == "image" || c["type"] == "resource") =>
+        {
+            Ok(format!("{}: a picture", step.tool))
+        }
         Expect::Ok if !result["structuredContent"].is_object() => Err(format!(
             "{}: the result has no structuredContent",
             step.tool

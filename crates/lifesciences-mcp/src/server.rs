@@ -43,6 +43,7 @@ impl McpServer for Gateway {
         3. A typical path: chembl_get_target (a drug's target) → lifesciences_map_ids (its UniProt accession) → ensembl_get_gene → string_get_interactions (each partner's cross_references carry its STRING and Ensembl protein IDs) → igvf_query_associations.";
     const RESOURCES: &'static [StaticResource] = IgvfServer::RESOURCES;
     const TOOLSETS: &'static [&'static str] = &["string", "ensembl", "chembl", "igvf"];
+    const PICTURES: &'static [&'static str] = StringServer::PICTURES;
 
     fn from_env(env: &Env) -> Result<Self, ConfigError> {
         let toolsets = toolsets::parse(env.var(lifesciences_core::cli::TOOLSETS_VAR).as_deref())?;

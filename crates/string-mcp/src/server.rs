@@ -55,6 +55,7 @@ impl McpServer for StringServer {
     }
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
+    const PICTURES: &'static [&'static str] = &["string_get_network_image"];
 
     fn calls() -> ToolRouter<Self> {
         lifesciences_core::tool_calls![

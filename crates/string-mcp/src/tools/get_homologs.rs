@@ -246,11 +246,23 @@ impl StringServer {
         let next_cursor = (next < all.len()).then(|| cursor::encode(&scope, &next));
 
         let mut notes = Vec::new();
-        let named = self.name_hits(&mut page, &targets).await;
-        if let Err(e) = named {
+        let failed = self.name_hits(&mut page, &targets).await;
+        if let Some(e) = failed.first() {
             notes.push(format!(
-                "The homologs' names could not be fetched ({}); their CURIEs are exact.",
+                "The homologs' names could not be fetched for {} target species ({}); their CURIEs are exact.",
+                failed.len(),
                 e.to_envelope().error.message.trim_end_matches('.')
+            ));
+        }
+        let nameless = page
+            .iter()
+            .filter(|h| h.homolog_name.is_empty() && h.homolog != h.protein)
+            .count();
+        if nameless > 0 && failed.is_empty() && !targets.is_empty() {
+            notes.push(format!(
+                "STRING's name look-up gave no name for {nameless} {} on this page; {} CURIE is exact.",
+                if nameless == 1 { "homolog" } else { "homologs" },
+                if nameless == 1 { "its" } else { "their" },
             ));
         }
         if offset == 0 && all.is_empty() {
@@ -301,8 +313,10 @@ impl StringServer {
 
 impl StringServer {
     /// Fill in the names of the page's hits in other species: one `get_string_ids` per
-    /// target species on the page.
-    async fn name_hits(&self, page: &mut [Homolog], targets: &[Species]) -> Result<(), ApiError> {
+    /// target species on the page. A species whose look-up fails leaves its hits unnamed
+    /// and does not stop the others; the failures are returned, for the note.
+    async fn name_hits(&self, page: &mut [Homolog], targets: &[Species]) -> Vec<ApiError> {
+        let mut failed = Vec::new();
         for target in targets {
             let wanted: Vec<String> = page
                 .iter()
@@ -319,7 +333,13 @@ impl StringServer {
             if wanted.is_empty() {
                 continue;
             }
-            let rows = self.string.resolve_set(&wanted, target).await?;
+            let rows = match self.string.resolve_set(&wanted, target).await {
+                Ok(rows) => rows,
+                Err(e) => {
+                    failed.push(e);
+                    continue;
+                }
+            };
             let names: HashMap<String, String> = rows
                 .into_iter()
                 .filter_map(|r| Some((r.string_id?.trim().to_owned(), r.preferred_name?)))
@@ -333,7 +353,7 @@ impl StringServer {
                 }
             }
         }
-        Ok(())
+        failed
     }
 }
 

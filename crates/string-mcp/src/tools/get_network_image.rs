@@ -1,9 +1,13 @@
 //! `string_get_network_image`: the picture of a set's network, or STRING's enrichment
 //! figure for one category, fetched and returned as MCP content (a PNG image, or SVG as
-//! an embedded resource) with its URL, so clients that do not fetch remote images still
-//! show it. One upstream request: the picture, POSTed (no link length limit), cached.
-//! A picture over [`PICTURE_MAX_BYTES`] is not embedded: the result gives the URL and
-//! says why.
+//! an embedded resource) with a short text saying what it shows and its URL, so clients
+//! that do not fetch remote images still show it. One upstream request: the picture,
+//! POSTed (no link length limit), cached. A picture over [`PICTURE_MAX_BYTES`] is not
+//! embedded: the text gives the URL and says why.
+//!
+//! The result is content blocks only, with no structured content and no output schema:
+//! clients that get both (Claude Code, VS Code) pass the model only the structured
+//! content, and the picture would never reach it.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -11,7 +15,7 @@ use lifesciences_core::rmcp::model::{CallToolResult, ContentBlock, ResourceConte
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Parameters, UpstreamFailure, in_range, lenient};
 use rmcp::{tool, tool_router};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::category::parse_categories;
 use crate::client::{ImageFormat, ImageRequest, NetworkFlavor, NetworkType};
@@ -38,14 +42,6 @@ pub(crate) enum Figure {
     Enrichment,
 }
 
-impl Figure {
-    fn name(self) -> &'static str {
-        match self {
-            Self::Network => "network",
-            Self::Enrichment => "enrichment",
-        }
-    }
-}
 
 /// Arguments of `string_get_network_image`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -89,45 +85,15 @@ pub(crate) struct NetworkPictureArgs {
     pub network_type: Option<NetworkType>,
 }
 
-/// A picture of a set, and where STRING draws it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub(crate) struct NetworkPicture {
-    /// `network` or `enrichment`.
-    pub figure: String,
-    /// The enrichment figure's category.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub category: Option<String>,
-    /// `png`, `svg` or `highres_png`.
-    pub format: String,
-    /// True when the picture is in this result's content (a PNG image, or SVG as an
-    /// embedded resource).
-    pub embedded: bool,
-    /// The picture's size in bytes, when it was received.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bytes: Option<u64>,
-    /// A link STRING renders as the same picture; absent when the set is too long for a
-    /// link.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub url: Option<String>,
-    /// What the result leaves out, and why.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-}
-
-/// The output schema: the structured half of the result.
-fn output_schema() -> std::sync::Arc<rmcp::model::JsonObject> {
-    rmcp::handler::server::tool::schema_for_output::<NetworkPicture>()
-}
-
 #[tool_router(router = get_network_image_router, vis = "pub(crate)")]
 impl StringServer {
     /// The picture of a set's network, or STRING's enrichment figure for one category, as
-    /// an image in the result (PNG; SVG as an embedded resource) with its URL. Pictures
-    /// over 768 KiB come as the URL only. Example: `{"identifiers": ["POSTN", "CXCL10",
-    /// "IFNA1"], "figure": "enrichment", "category": "KEGG"}`.
+    /// an image in the result (PNG; SVG as an embedded resource) with a line saying what
+    /// it shows and its URL. Pictures over 768 KiB come as the URL only. Example:
+    /// `{"identifiers": ["POSTN", "CXCL10", "IFNA1"], "figure": "enrichment", "category":
+    /// "KEGG"}`.
     #[tool(
         title = "Get a STRING network picture",
-        output_schema = output_schema(),
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
     pub(crate) async fn string_get_network_image(
@@ -228,27 +194,33 @@ impl StringServer {
                     .to_owned(),
             );
         }
-        let structured = NetworkPicture {
-            figure: figure.name().to_owned(),
-            category: enrichment_category.map(str::to_owned),
-            format: format.name().to_owned(),
-            embedded: picture.is_some(),
-            bytes,
-            url,
-            note: (!notes.is_empty()).then(|| notes.join(" ")),
+        let what = match enrichment_category {
+            Some(category) => format!("STRING's {category} enrichment figure"),
+            None => "STRING's interaction network".to_owned(),
         };
-        let value = serde_json::to_value(&structured).map_err(|e| {
-            ApiError::from_failure(
-                "string-mcp",
-                UpstreamFailure::Transport {
-                    detail: format!("cannot encode the result: {e}"),
-                },
-                0,
-            )
-        })?;
-        let mut result = CallToolResult::structured(value);
-        result.content.extend(picture);
-        Ok(result)
+        let shown: Vec<&str> = identifiers.iter().take(10).map(String::as_str).collect();
+        let more = identifiers.len().saturating_sub(shown.len());
+        let mut text = format!(
+            "{what} of {} {} ({}{}; taxon {species}), {}",
+            identifiers.len(),
+            if identifiers.len() == 1 { "protein" } else { "proteins" },
+            shown.join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() },
+            format.name(),
+        );
+        match bytes {
+            Some(size) => text.push_str(&format!(", {size} bytes, in this result.")),
+            None => text.push_str(", not in this result."),
+        }
+        if let Some(url) = &url {
+            text.push_str(&format!(" Link: {url}"));
+        }
+        if !notes.is_empty() {
+            text.push_str(&format!(" Note: {}", notes.join(" ")));
+        }
+        let mut content: Vec<ContentBlock> = picture.into_iter().collect();
+        content.push(ContentBlock::text(text));
+        Ok(CallToolResult::success(content))
     }
 }
 

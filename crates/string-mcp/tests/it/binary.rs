@@ -26,7 +26,9 @@ async fn sigterm_stops_the_stdio_server() {
 }
 
 /// The user's path through the binary (its real configuration: 1 request/s): search
-/// TP53, take its CURIE to the interactions, hand over an image link.
+/// TP53, take its CURIE to the interactions, hand over an image link. Each answer says
+/// where it came from; STRING's release is asked once, after the first answer, within
+/// the same budget of one request per second.
 #[tokio::test]
 async fn the_binary_walks_the_users_path_over_stdio() {
     let upstream = mock_upstream().await;
@@ -37,6 +39,11 @@ async fn the_binary_walks_the_users_path_over_stdio() {
         .await;
     get("interaction_partners")
         .respond_with(fixture("interaction_partners__TP53.json"))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    get("version")
+        .respond_with(fixture("version.json"))
         .expect(1)
         .mount(&upstream)
         .await;
@@ -53,14 +60,26 @@ async fn the_binary_walks_the_users_path_over_stdio() {
     let id = page["items"][0]["id"].as_str().unwrap().to_owned();
     assert_eq!(id, TP53);
 
-    let network = client
-        .call_ok(
+    let (network, provenance) = client
+        .call_ok_with_provenance(
             "string_get_interactions",
             json!({"string_id": id, "required_score": 700, "limit": 3}),
         )
         .await;
     assert_eq!(network["total"], 3);
     assert_eq!(network["interactions"][0]["preferred_name_b"], "ATM");
+    let string = &provenance["sources"][0];
+    assert_eq!(string["database"], "STRING");
+    assert_eq!(string["release"], "12.0", "{provenance}");
+    let requests = string["requests"].as_array().unwrap();
+    assert_eq!(requests.len(), 1, "{provenance}");
+    assert!(
+        requests[0]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{uri}/json/interaction_partners?caller_identity=binary-test&")),
+        "{provenance}"
+    );
 
     let image = client
         .call_ok(

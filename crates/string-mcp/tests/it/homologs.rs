@@ -55,6 +55,12 @@ async fn the_mouse_counterparts_of_four_screen_hits_take_three_requests() {
     assert_eq!(hits[3]["preferred_name"], "IFNA1");
     assert_eq!(hits[3]["homolog"], "STRING:10090.ENSMUSP00000100780");
     assert!(hits[3].get("homolog_name").is_none());
+    // ... and the result says so, not only by leaving the name out.
+    let note = found["note"].as_str().unwrap();
+    assert!(
+        note.contains("gave no name for 1 homolog on this page"),
+        "{note}"
+    );
     assert_eq!(found["pagination"]["total_count"], 4);
 
     assert_eq!(request_count(&upstream).await, 3);
@@ -199,6 +205,45 @@ async fn failing_to_name_the_hits_keeps_them_and_says_so() {
     assert!(found["homologs"][0].get("homolog_name").is_none());
     let note = found["note"].as_str().unwrap();
     assert!(note.contains("names could not be fetched"), "{note}");
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_naming_look_up_that_finds_nothing_is_said_too() {
+    // STRING answers 404 when none of the identifiers maps: not an error for a look-up,
+    // but every hit then goes without its name, and the result must say so.
+    let (upstream, client) = setup().await;
+    post("get_string_ids")
+        .and(FormField("species", "9606".into()))
+        .respond_with(fixture("get_string_ids__set4.json"))
+        .mount(&upstream)
+        .await;
+    post("get_string_ids")
+        .and(FormField("species", "10090".into()))
+        .respond_with(ResponseTemplate::new(404))
+        .mount(&upstream)
+        .await;
+    post("homology_best")
+        .respond_with(fixture("homology_best__set4_mouse.json"))
+        .mount(&upstream)
+        .await;
+
+    let found = client
+        .call_ok(
+            "string_get_homologs",
+            json!({"identifiers": SET4, "target_species": 10090}),
+        )
+        .await;
+
+    let hits = found["homologs"].as_array().unwrap();
+    assert_eq!(hits.len(), 4);
+    assert!(hits.iter().all(|h| h.get("homolog_name").is_none()));
+    let note = found["note"].as_str().unwrap();
+    assert!(
+        note.contains("gave no name for 4 homologs on this page"),
+        "{note}"
+    );
+    assert_eq!(requests_to(&upstream, "get_string_ids").await.len(), 2);
     client.close().await;
 }
 

@@ -1,13 +1,15 @@
-//! `string_get_network_image` as an agent and its client see it: the picture itself in
-//! the result (PNG as an image, SVG as an embedded resource) with its URL, from one POST;
-//! the enrichment figure of a category the same way; a picture over the cap as the URL
-//! and a note. The image answers are constructed (see the fixtures README).
+//! `string_get_network_image` as an agent and its client see it: content blocks only (no
+//! structured content, which Claude Code and VS Code would pass to the model instead of
+//! the picture): the picture itself (PNG as an image, SVG as an embedded resource) and a
+//! text saying what it shows, with its URL, from one POST; the enrichment figure of a
+//! category the same way; a picture over the cap as the URL and a note. The image
+//! answers are constructed (see the fixtures README).
 
 use base64::Engine as _;
 use lifesciences_core::ErrorCode;
 use lifesciences_core::rmcp::model::{ContentBlock, ResourceContents};
 use lifesciences_core::testing::Fixtures;
-use serde_json::{Value, json};
+use serde_json::json;
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, ResponseTemplate};
 
@@ -28,8 +30,23 @@ async fn mount(upstream: &wiremock::MockServer, route: &str, mime: &str, body: R
         .await;
 }
 
-fn structured(result: &lifesciences_core::rmcp::model::CallToolResult) -> Value {
-    result.structured_content.clone().unwrap()
+/// The text that says what the picture shows (the other text is its provenance).
+fn text(content: &[ContentBlock]) -> String {
+    let texts: Vec<String> = content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .filter(|t| !t.starts_with("Provenance: "))
+        .collect();
+    assert_eq!(texts.len(), 1, "one text says what the picture is: {texts:?}");
+    texts[0].clone()
+}
+
+/// The link in the text.
+fn link(text: &str) -> &str {
+    text.split("Link: ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no link in {text}"))
 }
 
 #[tokio::test]
@@ -43,25 +60,27 @@ async fn a_picture_of_the_four_gene_network_comes_in_the_result_with_its_url() {
     )
     .await;
 
-    let result = client
-        .call(
+    let content = client
+        .call_picture(
             "string_get_network_image",
             json!({"identifiers": SET4, "required_score": 700}),
         )
         .await;
 
     let png = Fixtures::here().bytes("network__set4.png");
-    let s = structured(&result);
-    assert_eq!(s["figure"], "network");
-    assert_eq!(s["format"], "png");
-    assert_eq!(s["embedded"], true);
-    assert_eq!(s["bytes"], png.len());
-    let url = s["url"].as_str().unwrap();
+    let text = text(&content);
+    assert!(
+        text.starts_with(&format!(
+            "STRING's interaction network of 4 proteins (POSTN, SERPINB2, CXCL10, IFNA1; taxon 9606), png, {} bytes, in this result.",
+            png.len()
+        )),
+        "{text}"
+    );
+    let url = link(&text);
     assert!(url.contains("/image/network?"), "{url}");
     assert!(url.contains("required_score=700"), "{url}");
-    // The client gets the picture itself, next to the JSON text.
-    let image = result
-        .content
+    // The client gets the picture itself, next to the text.
+    let image = content
         .iter()
         .find_map(|c| match c {
             ContentBlock::Image(image) => Some(image.clone()),
@@ -103,16 +122,15 @@ async fn an_svg_comes_as_an_embedded_resource() {
     )
     .await;
 
-    let result = client
-        .call(
+    let content = client
+        .call_picture(
             "string_get_network_image",
             json!({"identifiers": SET4, "format": "svg"}),
         )
         .await;
 
-    assert_eq!(structured(&result)["embedded"], true);
-    let resource = result
-        .content
+    assert!(text(&content).contains("svg"), "{}", text(&content));
+    let resource = content
         .iter()
         .find_map(|c| match c {
             ContentBlock::Resource(r) => Some(r.resource.clone()),
@@ -145,23 +163,20 @@ async fn the_kegg_enrichment_figure_of_the_set_comes_the_same_way() {
     )
     .await;
 
-    let result = client
-        .call(
+    let content = client
+        .call_picture(
             "string_get_network_image",
             json!({"identifiers": SET4, "figure": "enrichment", "category": "kegg"}),
         )
         .await;
 
-    let s = structured(&result);
-    assert_eq!(s["figure"], "enrichment");
-    assert_eq!(s["category"], "KEGG");
-    assert_eq!(s["embedded"], true);
+    let text = text(&content);
     assert!(
-        s["url"]
-            .as_str()
-            .unwrap()
-            .contains("/image/enrichmentfigure?")
+        text.starts_with("STRING's KEGG enrichment figure of 4 proteins"),
+        "{text}"
     );
+    assert!(text.contains("in this result"), "{text}");
+    assert!(link(&text).contains("/image/enrichmentfigure?"), "{text}");
     let sent = &upstream.received_requests().await.unwrap()[0];
     assert_eq!(form_field(sent, "category").as_deref(), Some("KEGG"));
     assert_eq!(form_field(sent, "required_score"), None);
@@ -188,20 +203,16 @@ async fn a_picture_over_the_cap_is_answered_with_the_url_and_a_note() {
         )
         .await;
 
-    let s = structured(&result);
-    assert_eq!(s["embedded"], false);
-    assert!(s.get("bytes").is_none());
-    assert!(
-        s["url"]
-            .as_str()
-            .unwrap()
-            .contains("/highres_image/network?")
-    );
-    let note = s["note"].as_str().unwrap();
+    assert_eq!(result.structured_content, None);
+    assert_ne!(result.is_error, Some(true));
+    let text = text(&result.content);
+    assert!(text.contains("highres_png, not in this result."), "{text}");
+    assert!(link(&text).contains("/highres_image/network?"), "{text}");
+    let note = text.split("Note: ").nth(1).unwrap();
     assert!(note.contains("768 KiB") && note.contains("png"), "{note}");
     assert!(
         result.content.iter().all(|c| c.as_text().is_some()),
-        "nothing but the JSON text"
+        "nothing but text"
     );
     client.close().await;
 }
@@ -220,14 +231,15 @@ async fn a_set_too_long_for_a_link_is_still_drawn_from_a_post() {
         .map(|i| format!("STRING:9606.ENSP{:011}", 100_000 + i))
         .collect();
 
-    let result = client
-        .call("string_get_network_image", json!({"identifiers": curies}))
+    let content = client
+        .call_picture("string_get_network_image", json!({"identifiers": curies}))
         .await;
 
-    let s = structured(&result);
-    assert_eq!(s["embedded"], true);
-    assert!(s.get("url").is_none());
-    assert!(s["note"].as_str().unwrap().contains("No link"), "{s}");
+    let text = text(&content);
+    assert!(text.contains("of 500 proteins ("), "{text}");
+    assert!(text.contains(" and 490 more; taxon 9606), png"), "{text}");
+    assert!(!text.contains("Link: "), "{text}");
+    assert!(text.contains("Note: No link"), "{text}");
     let sent = &upstream.received_requests().await.unwrap()[0];
     assert_eq!(identifiers_of(sent).len(), 500);
     client.close().await;
