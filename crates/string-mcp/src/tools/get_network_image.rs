@@ -42,7 +42,6 @@ pub(crate) enum Figure {
     Enrichment,
 }
 
-
 /// Arguments of `string_get_network_image`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -203,9 +202,17 @@ impl StringServer {
         let mut text = format!(
             "{what} of {} {} ({}{}; taxon {species}), {}",
             identifiers.len(),
-            if identifiers.len() == 1 { "protein" } else { "proteins" },
+            if identifiers.len() == 1 {
+                "protein"
+            } else {
+                "proteins"
+            },
             shown.join(", "),
-            if more > 0 { format!(" and {more} more") } else { String::new() },
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            },
             format.name(),
         );
         match bytes {
