@@ -111,7 +111,8 @@ const VEP_FLAGS: [(&str, &str); 6] = [
 pub(crate) enum VepForm {
     /// rsIDs and other variant names: `POST vep/:species/id` `{"ids": […]}`.
     Id,
-    /// HGVS notations: `POST vep/:species/hgvs` `{"hgvs_notations": […]}`.
+    /// HGVS notations (Ensembl, RefSeq or genomic; SPDI is sent as genomic HGVS):
+    /// `POST vep/:species/hgvs` `{"hgvs_notations": […]}`.
     Hgvs,
     /// VCF-like lines `chrom pos id ref alt . . .`: `POST vep/:species/region`
     /// `{"variants": […]}`.
@@ -222,15 +223,24 @@ impl EnsemblClient {
         }
     }
 
-    /// One VEP POST of up to [`MAX_VEP_BATCH`] variants of one form. `refseq` asks for
-    /// RefSeq transcripts (needed to read `NM_…` HGVS). VEP answers the variants it could
-    /// place and leaves the others out.
+    /// One VEP POST of up to [`MAX_VEP_BATCH`] variants of one form. VEP answers the
+    /// variants it could place and leaves the others out.
+    ///
+    /// Never with `refseq=1`, RefSeq HGVS (`NM_…:c.…`) included: that flag only chooses the
+    /// transcript set consequences are reported on ("Use RefSeq transcript set to report
+    /// consequences", <https://rest.ensembl.org/documentation/info/vep_hgvs_post>), and with
+    /// it `gene_id` becomes an NCBI Gene ID (recorded, `tests/fixtures/README.md`). Reading
+    /// the HGVS does not need it: VEP's HGVS parser looks `NM_`/`XM_` transcripts up in the
+    /// RefSeq (otherfeatures) database whatever the flag (Ensembl/ensembl-vep,
+    /// `modules/Bio/EnsEMBL/VEP/Parser/HGVS.pm`, which skips the core database for them,
+    /// and its test `t/Parser_HGVS.t`, "should fetch RefSeq OK by switching core adaptor
+    /// type automatically", run without `refseq`). So one HGVS POST serves Ensembl and
+    /// RefSeq notations alike, and every answer names Ensembl transcripts and genes.
     pub(crate) async fn vep_post(
         &self,
         species: &str,
         form: VepForm,
         variants: &[String],
-        refseq: bool,
     ) -> Result<Vec<VepResult>, ApiError> {
         let (segment, body) = match form {
             VepForm::Id => ("id", VepBody::Ids { ids: variants }),
@@ -243,11 +253,7 @@ impl EnsemblClient {
             VepForm::Region => ("region", VepBody::Variants { variants }),
         };
         let path = format!("vep/{}/{segment}", encode_path_segment(species)?);
-        let mut query = VEP_FLAGS.to_vec();
-        if refseq {
-            query.push(("refseq", "1"));
-        }
-        self.http.post_json_query(&path, &query, &body).await
+        self.http.post_json_query(&path, &VEP_FLAGS, &body).await
     }
 
     /// `GET vep/:species/region/:region/:allele` for one variant given by place and

@@ -8,6 +8,7 @@ mod client;
 mod ids;
 mod models;
 mod server;
+mod spdi;
 mod species;
 mod tools;
 mod xrefs;

@@ -1,10 +1,15 @@
 //! `ensembl_predict_variant_effect`: Ensembl's Variant Effect Predictor for 1–200
 //! variants written any common way. Variants are sorted by form and sent in the fewest
-//! requests: one `POST vep/:species/id` for rsIDs, one `POST vep/:species/hgvs` for
-//! Ensembl or genomic HGVS, another with `refseq=1` for RefSeq HGVS (`NM_…`), one
+//! requests: one `POST vep/:species/id` for rsIDs, one `POST vep/:species/hgvs` for HGVS
+//! (Ensembl, RefSeq or genomic) and SPDI (sent as genomic HGVS, see `crate::spdi`), one
 //! `POST vep/:species/region` for `chr:pos:ref:alt`; a variant given as place and allele
-//! (`16:89279135-89279135/C`) is a `GET vep/:species/region/…` of its own. A variant VEP
-//! cannot read or place is reported in its item, not as a failed call.
+//! (`16:89279135-89279135/C`) is a `GET vep/:species/region/…` of its own. A variant that
+//! cannot be read or placed is reported in its item; the call fails only when none of its
+//! variants can be sent.
+//!
+//! Invariant: every answer is on Ensembl transcripts and genes (`ENST…`, `ENSG…`), RefSeq
+//! HGVS included, because no request carries `refseq=1` (why: `EnsemblClient::vep_post`).
+//! SPDI positions are 0-based, `chr:pos:ref:alt` ones 1-based as in VCF.
 //!
 //! Compact by default: per variant the canonical and MANE transcripts only (VEP lists
 //! every overlapping transcript: 25 for one DMD variant in the recordings).
@@ -15,14 +20,14 @@ use std::pin::Pin;
 use futures::future::join_all;
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool, tool_router};
-use lifesciences_core::{ApiError, Parameters};
+use lifesciences_core::{ApiError, ErrorCode, Parameters};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::client::{MAX_VEP_BATCH, VepForm};
 use crate::models::{VepColocated, VepResult, VepTranscript};
 use crate::server::EnsemblServer;
-use crate::species;
 use crate::tools::species_refused;
+use crate::{spdi, species};
 
 /// Most known variants listed per variant (COSMIC and HGMD records pile up).
 const MAX_KNOWN: usize = 10;
@@ -35,8 +40,11 @@ const FALLBACK_TRANSCRIPTS: usize = 3;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PredictArgs {
-    /// 1–200 variants: rsIDs, HGVS (genomic, Ensembl or RefSeq transcript),
-    /// `chr:pos:ref:alt`, or `chr:start-end/allele`.
+    /// 1–200 variants: rsIDs; HGVS (genomic, Ensembl or RefSeq transcript); SPDI on a
+    /// GRCh38 chromosome accession, whose position is 0-based (`NC_000017.11:7676153:G:C`
+    /// is 17:7676154 G>C, as the IGVF Catalog gives it); `chr:pos:ref:alt` with a
+    /// chromosome name and a 1-based position as in VCF (`17:7676154:G:C`); or
+    /// `chr:start-end/allele`.
     #[serde(deserialize_with = "one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 200))]
@@ -85,9 +93,9 @@ pub(crate) struct KnownVariant {
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub(crate) struct TranscriptEffect {
-    /// Ensembl (`ENST…`) or RefSeq (`NM_…`) transcript.
+    /// Ensembl transcript (`ENST…`), also for RefSeq HGVS input.
     pub transcript_id: String,
-    /// Ensembl gene ID, or NCBI Gene ID for RefSeq transcripts.
+    /// Ensembl gene ID (`ENSG…`): pass it to ensembl_get_gene.
     pub gene_id: Option<String>,
     pub gene_symbol: Option<String>,
     pub biotype: Option<String>,
@@ -98,7 +106,7 @@ pub(crate) struct TranscriptEffect {
     /// True on the gene's canonical transcript.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub canonical: bool,
-    /// The MANE Select transcript this one is (`ENST….9`).
+    /// On the MANE Select transcript: its RefSeq counterpart (`NM_…`).
     pub mane_select: Option<String>,
     pub hgvsc: Option<String>,
     pub hgvsp: Option<String>,
@@ -163,12 +171,8 @@ pub(crate) struct VariantEffects {
 /// How a variant is sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Request {
-    /// In a POST batch of `form` as `text` (refseq: RefSeq HGVS).
-    Batch {
-        form: VepForm,
-        refseq: bool,
-        text: String,
-    },
+    /// In the POST batch of `form`, as `text`.
+    Batch { form: VepForm, text: String },
     /// A GET of its own.
     Place { region: String, allele: String },
 }
@@ -192,10 +196,11 @@ fn is_alleles(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| "ACGTNacgtn".contains(c))
 }
 
-/// How `raw` is sent, or why it cannot be.
-fn classify(raw: &str) -> Result<Request, String> {
+/// How `raw` is sent for `species`, or why it cannot be.
+fn classify(raw: &str, species: &str) -> Result<Request, ApiError> {
     let text = raw.trim();
-    let batch = |form, refseq, text: String| Request::Batch { form, refseq, text };
+    let batch = |form, text: String| Request::Batch { form, text };
+    let unreadable = || not_a_variant(text);
     if let Some(digits) = text
         .strip_prefix("rs")
         .or_else(|| text.strip_prefix("RS"))
@@ -203,18 +208,32 @@ fn classify(raw: &str) -> Result<Request, String> {
         && !digits.is_empty()
         && digits.chars().all(|c| c.is_ascii_digit())
     {
-        return Ok(batch(VepForm::Id, false, format!("rs{digits}")));
+        return Ok(batch(VepForm::Id, format!("rs{digits}")));
     }
-    if let Some((reference, change)) = text.split_once(':')
+    if let Some((_, change)) = text.split_once(':')
         && [".c", ".g", ".n", ".p", ".m", ".r"]
             .iter()
             .any(|kind| format!(".{change}").starts_with(&format!("{kind}.")))
     {
-        let upper = reference.to_ascii_uppercase();
-        let refseq = ["NM_", "NR_", "NP_", "XM_", "XR_", "XP_"]
-            .iter()
-            .any(|p| upper.starts_with(p));
-        return Ok(batch(VepForm::Hgvs, refseq, text.to_owned()));
+        return Ok(batch(VepForm::Hgvs, text.to_owned()));
+    }
+    // Before chr:pos:ref:alt, which it resembles: its first field is an accession.
+    if let Some(read) = spdi::read(text) {
+        let variant = read?;
+        // The common spellings of human; Ensembl knows more aliases, which are refused
+        // here with a hint to leave the species out.
+        if !["homo_sapiens", "human", "9606", "hsapiens", "hsap"].contains(&species) {
+            return Err(ApiError::unresolved(
+                format!(
+                    "The SPDI '{text}' is on a human chromosome (GRCh38), but the species \
+                     is '{species}'."
+                ),
+                "Leave species out (human) for SPDI; for another species give the variant \
+                 as chr:pos:ref:alt (1-based) or HGVS.",
+                text,
+            ));
+        }
+        return Ok(batch(VepForm::Hgvs, variant.hgvs(text)?));
     }
     if let Some((place, allele)) = text.rsplit_once('/') {
         let allele = allele.trim();
@@ -222,16 +241,16 @@ fn classify(raw: &str) -> Result<Request, String> {
         let (chromosome, span, strand) = match parts.as_slice() {
             [c, span] => (*c, *span, None),
             [c, span, strand] if matches!(*strand, "1" | "-1") => (*c, *span, Some(*strand)),
-            _ => return Err(not_a_variant()),
+            _ => return Err(unreadable()),
         };
         let chromosome = strip_chr(chromosome.trim());
         let (start, end) = span.split_once('-').unwrap_or((span, span));
         let numbers = [start, end].map(|n| n.trim().parse::<u64>().ok());
         let [Some(start), Some(end)] = numbers else {
-            return Err(not_a_variant());
+            return Err(unreadable());
         };
         if !is_chromosome(chromosome) || !(is_alleles(allele) || allele == "-") {
-            return Err(not_a_variant());
+            return Err(unreadable());
         }
         let region = match strand {
             Some(s) => format!("{chromosome}:{start}-{end}:{s}"),
@@ -243,6 +262,18 @@ fn classify(raw: &str) -> Result<Request, String> {
         });
     }
     let parts: Vec<&str> = text.split([':', '-']).map(str::trim).collect();
+    if let [chromosome, ..] = parts.as_slice()
+        && spdi::is_accession(chromosome)
+    {
+        // `NC_000017.11-7676153-G-C`: an accession names SPDI, whose position is 0-based;
+        // read as chr:pos:ref:alt it would be one base off.
+        return Err(ApiError::invalid_input(
+            format!("'{text}' names a sequence accession but is not written as SPDI."),
+            "Write SPDI with colons and its 0-based position (NC_000017.11:7676153:G:C), or \
+             name the chromosome for a 1-based position (17:7676154:G:C).",
+            text,
+        ));
+    }
     if let [chromosome, position, reference, alternative] = parts.as_slice()
         && is_chromosome(strip_chr(chromosome))
         && position.parse::<u64>().is_ok_and(|p| p > 0)
@@ -255,16 +286,49 @@ fn classify(raw: &str) -> Result<Request, String> {
             reference.to_ascii_uppercase(),
             alternative.to_ascii_uppercase()
         );
-        return Ok(batch(VepForm::Region, false, line));
+        return Ok(batch(VepForm::Region, line));
     }
-    Err(not_a_variant())
+    Err(unreadable())
 }
 
-fn not_a_variant() -> String {
-    "Not a variant form VEP takes: use an rsID (rs699), HGVS (ENST00000366667.6:c.803T>C, \
-     NM_005912.3:c.253A>G, 17:g.7676154G>A), chr:pos:ref:alt (17:7676154:G:A) or \
-     chr:start-end/allele (16:89279135-89279135/C)."
-        .to_owned()
+fn not_a_variant(raw: &str) -> ApiError {
+    ApiError::invalid_input(
+        format!("'{raw}' is not a variant form VEP takes."),
+        "Use an rsID (rs699), HGVS (ENST00000366667.6:c.803T>C, NM_005912.3:c.253A>G, \
+         17:g.7676154G>A), SPDI with a 0-based position (NC_000017.11:7676153:G:C), \
+         chr:pos:ref:alt with a 1-based position (17:7676154:G:C) or chr:start-end/allele \
+         (16:89279135-89279135/C).",
+        raw,
+    )
+}
+
+/// A refusal as an item's `error`: what is wrong, then what to do.
+fn refusal_text(e: &ApiError) -> String {
+    let body = e.to_envelope().error;
+    format!("{} {}", body.message, body.recovery_hint)
+}
+
+/// The call's error when none of its variants can be sent: the refusal itself for one
+/// variant; for several, the first one's, said of all.
+fn nothing_to_send(inputs: &[String], refusals: &[&ApiError]) -> Option<ApiError> {
+    let first = refusals.first()?;
+    if refusals.len() != inputs.len() {
+        return None;
+    }
+    if inputs.len() == 1 {
+        return Some((*first).clone());
+    }
+    let body = first.to_envelope().error;
+    let message = format!(
+        "None of the {} variants can be sent to VEP; the first: {}",
+        inputs.len(),
+        body.message
+    );
+    let input = inputs.first().cloned().unwrap_or_default();
+    Some(match body.code {
+        ErrorCode::UnresolvedEntity => ApiError::unresolved(message, body.recovery_hint, input),
+        _ => ApiError::invalid_input(message, body.recovery_hint, input),
+    })
 }
 
 /// Ensembl's words from an error body (`{"error": "…"}`, or text), shortened.
@@ -389,6 +453,22 @@ fn effect(input: &str, r: &VepResult, all: bool) -> VariantEffect {
     }
 }
 
+/// The item of an SPDI: its chromosome accession is GRCh38's, so an answer on another
+/// assembly (`ENSEMBL_API_URL` pointed at the GRCh37 service) is at the wrong place.
+fn grch38_only(input: &str, r: &VepResult, all: bool) -> VariantEffect {
+    match r.assembly_name.as_deref() {
+        Some(assembly) if assembly != "GRCh38" => failure(
+            input,
+            format!(
+                "VEP answered on {assembly}, but this SPDI names a GRCh38 chromosome, so the \
+                 answer would be for another place: give the variant as chr:pos:ref:alt on \
+                 {assembly}, or ask a GRCh38 Ensembl."
+            ),
+        ),
+        _ => effect(input, r, all),
+    }
+}
+
 fn failure(input: &str, why: String) -> VariantEffect {
     VariantEffect {
         input: input.to_owned(),
@@ -471,11 +551,10 @@ impl EnsemblServer {
         &'a self,
         species: &'a str,
         form: VepForm,
-        refseq: bool,
         sent: &'a [String],
     ) -> Pin<Box<dyn Future<Output = Result<Vec<Outcome>, ApiError>> + Send + 'a>> {
         Box::pin(async move {
-            match self.ensembl.vep_post(species, form, sent, refseq).await {
+            match self.ensembl.vep_post(species, form, sent).await {
                 Ok(answers) => Ok(pair(sent, &answers)
                     .into_iter()
                     .map(|found| {
@@ -495,8 +574,8 @@ impl EnsemblServer {
                     }
                     let (left, right) = sent.split_at(sent.len() / 2);
                     let (left, right) = tokio::join!(
-                        self.vep_batch(species, form, refseq, left),
-                        self.vep_batch(species, form, refseq, right)
+                        self.vep_batch(species, form, left),
+                        self.vep_batch(species, form, right)
                     );
                     let mut out = left?;
                     out.extend(right?);
@@ -512,10 +591,11 @@ impl EnsemblServer {
 impl EnsemblServer {
     /// Predict what variants do (Ensembl VEP): per variant its location, alleles, most
     /// severe consequence, known variants there (rsID, minor allele frequency, ClinVar
-    /// significance) and the effect on canonical and MANE transcripts (consequence,
-    /// impact, HGVS, protein change, exon, SIFT, PolyPhen). Up to 200 variants in one
-    /// call; one that cannot be read is reported in its item. Example: `{"variants":
-    /// ["rs699", "NM_005912.3:c.253A>G", "17:7676154:G:A"]}`.
+    /// significance) and the effect on canonical and MANE Ensembl transcripts
+    /// (consequence, impact, HGVS, protein change, exon, SIFT, PolyPhen), RefSeq HGVS
+    /// input included. Up to 200 variants in one call; one that cannot be read is reported
+    /// in its item. Example: `{"variants": ["rs699", "NM_005912.3:c.253A>G",
+    /// "NC_000017.11:7676153:G:C"]}`.
     #[tool(
         title = "Predict variant effects (VEP)",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
@@ -549,15 +629,20 @@ impl EnsemblServer {
             ));
         }
         let species = species::production_name(args.species.as_deref().unwrap_or("homo_sapiens"));
-        let requests: Vec<Result<Request, String>> = inputs.iter().map(|v| classify(v)).collect();
+        let requests: Vec<Result<Request, ApiError>> =
+            inputs.iter().map(|v| classify(v, &species)).collect();
+        let refusals: Vec<&ApiError> = requests.iter().filter_map(|r| r.as_ref().err()).collect();
+        if let Some(e) = nothing_to_send(&inputs, &refusals) {
+            return Err(e);
+        }
 
-        // The batches: (form, refseq) → the indices of their variants.
-        let mut batches: Vec<((VepForm, bool), Vec<usize>)> = Vec::new();
+        // The batches: form → the indices of its variants (one POST per form).
+        let mut batches: Vec<(VepForm, Vec<usize>)> = Vec::new();
         for (i, r) in requests.iter().enumerate() {
-            if let Ok(Request::Batch { form, refseq, .. }) = r {
-                match batches.iter_mut().find(|(k, _)| *k == (*form, *refseq)) {
+            if let Ok(Request::Batch { form, .. }) = r {
+                match batches.iter_mut().find(|(k, _)| k == form) {
                     Some((_, members)) => members.push(i),
-                    None => batches.push(((*form, *refseq), vec![i])),
+                    None => batches.push((*form, vec![i])),
                 }
             }
         }
@@ -566,7 +651,7 @@ impl EnsemblServer {
             _ => String::new(),
         };
         // Each text once: two spellings of one variant (rs699, RS699) share its answer.
-        let posts = batches.iter().map(|((form, refseq), members)| {
+        let posts = batches.iter().map(|(form, members)| {
             let mut sent: Vec<String> = Vec::new();
             for t in members.iter().map(|i| text(*i)) {
                 if !sent.contains(&t) {
@@ -575,7 +660,7 @@ impl EnsemblServer {
             }
             let species = species.as_str();
             async move {
-                let outcomes = self.vep_batch(species, *form, *refseq, &sent).await;
+                let outcomes = self.vep_batch(species, *form, &sent).await;
                 (sent, outcomes)
             }
         });
@@ -591,7 +676,7 @@ impl EnsemblServer {
         let mut items: Vec<Option<VariantEffect>> = vec![None; inputs.len()];
         for (i, r) in requests.iter().enumerate() {
             if let Err(why) = r {
-                items[i] = Some(failure(&inputs[i], why.clone()));
+                items[i] = Some(failure(&inputs[i], refusal_text(why)));
             }
         }
         for ((_, members), (sent, outcomes)) in batches.iter().zip(posted) {
@@ -602,6 +687,9 @@ impl EnsemblServer {
                     .position(|t| *t == text(*at))
                     .and_then(|k| outcomes.get(k));
                 items[*at] = Some(match outcome {
+                    Some(Ok(r)) if spdi::read(&inputs[*at]).is_some() => {
+                        grch38_only(&inputs[*at], r, args.all_transcripts)
+                    }
                     Some(Ok(r)) => effect(&inputs[*at], r, args.all_transcripts),
                     Some(Err(why)) => failure(&inputs[*at], why.clone()),
                     None => failure(&inputs[*at], "No answer for this variant.".to_owned()),
@@ -654,47 +742,111 @@ mod tests {
 
     #[test]
     fn every_common_form_is_sent_the_right_way() {
-        let batch = |form, refseq, text: &str| {
-            Ok(Request::Batch {
+        let batch = |form, text: &str| {
+            Some(Request::Batch {
                 form,
-                refseq,
                 text: text.to_owned(),
             })
         };
-        assert_eq!(classify(" RS699 "), batch(VepForm::Id, false, "rs699"));
+        let human = |raw: &str| classify(raw, "homo_sapiens").ok();
+        assert_eq!(human(" RS699 "), batch(VepForm::Id, "rs699"));
+        // RefSeq and Ensembl HGVS alike, in the one HGVS batch.
         assert_eq!(
-            classify("NM_005912.3:c.253A>G"),
-            batch(VepForm::Hgvs, true, "NM_005912.3:c.253A>G")
+            human("NM_005912.3:c.253A>G"),
+            batch(VepForm::Hgvs, "NM_005912.3:c.253A>G")
         );
         assert_eq!(
-            classify("ENST00000366667.6:c.803T>C"),
-            batch(VepForm::Hgvs, false, "ENST00000366667.6:c.803T>C")
+            human("ENST00000366667.6:c.803T>C"),
+            batch(VepForm::Hgvs, "ENST00000366667.6:c.803T>C")
         );
         assert_eq!(
-            classify("17:g.7676154G>A"),
-            batch(VepForm::Hgvs, false, "17:g.7676154G>A")
+            human("17:g.7676154G>A"),
+            batch(VepForm::Hgvs, "17:g.7676154G>A")
+        );
+        // SPDI (0-based) and chr:pos:ref:alt (1-based) name the same base differently.
+        assert_eq!(
+            human("NC_000017.11:7676153:G:C"),
+            batch(VepForm::Hgvs, "17:g.7676154G>C")
         );
         assert_eq!(
-            classify("chr17-7676154-g-a"),
-            batch(VepForm::Region, false, "17 7676154 . G A . . .")
+            human("chr17-7676154-g-c"),
+            batch(VepForm::Region, "17 7676154 . G C . . .")
         );
         assert_eq!(
-            classify("16:89279135-89279135/C"),
-            Ok(Request::Place {
+            human("16:89279135-89279135/C"),
+            Some(Request::Place {
                 region: "16:89279135-89279135".into(),
                 allele: "C".into()
             })
         );
         assert_eq!(
-            classify("1:156114921:1/-"),
-            Ok(Request::Place {
+            human("1:156114921:1/-"),
+            Some(Request::Place {
                 region: "1:156114921-156114921:1".into(),
                 allele: "-".into()
             })
         );
         for bad in ["TP53", "rs", "17:abc/C", "17:1:G:Z", "../x/C"] {
-            assert!(classify(bad).is_err(), "{bad}");
+            let e = classify(bad, "homo_sapiens").unwrap_err();
+            assert_eq!(e.code(), ErrorCode::InvalidInput, "{bad}");
         }
+        // An accession written the chr-pos-ref-alt way is neither form: refused, not read
+        // 1-based.
+        let e = classify("NC_000017.11-7676153-G-C", "homo_sapiens").unwrap_err();
+        assert!(refusal_text(&e).contains("NC_000017.11:7676153:G:C"));
+        // SPDI names human chromosomes: refused for another species.
+        assert_eq!(
+            human("NC_000017.11:7676153:G:C"),
+            classify("NC_000017.11:7676153:G:C", "human").ok()
+        );
+        let e = classify("NC_000017.11:7676153:G:C", "mus_musculus").unwrap_err();
+        assert_eq!(e.code(), ErrorCode::UnresolvedEntity);
+    }
+
+    #[test]
+    fn a_call_fails_only_when_none_of_its_variants_can_be_sent() {
+        let inputs = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let grch37 = classify("NC_000017.10:7579471:G:C", "homo_sapiens").unwrap_err();
+        let junk = classify("TP53 R175H", "homo_sapiens").unwrap_err();
+        // Some can be sent: no call error, the refusals go into their items.
+        assert!(nothing_to_send(&inputs(&["rs699", "TP53 R175H"]), &[&junk]).is_none());
+        assert!(nothing_to_send(&inputs(&["rs699"]), &[]).is_none());
+        // One variant: its own refusal.
+        let one = nothing_to_send(&inputs(&["NC_000017.10:7579471:G:C"]), &[&grch37]).unwrap();
+        assert_eq!(one, grch37);
+        // Several: the first one's code and hint, said of all.
+        let all = nothing_to_send(
+            &inputs(&["NC_000017.10:7579471:G:C", "TP53 R175H"]),
+            &[&grch37, &junk],
+        )
+        .unwrap();
+        assert_eq!(all.code(), ErrorCode::UnresolvedEntity);
+        let body = all.to_envelope().error;
+        assert!(
+            body.message.starts_with("None of the 2 variants"),
+            "{}",
+            body.message
+        );
+        assert!(body.recovery_hint.contains("ensembl_map_coordinates"));
+    }
+
+    #[test]
+    fn an_spdi_answered_on_another_assembly_is_not_reported_as_its_effect() {
+        let answer = |assembly: &str| VepResult {
+            input: Some("17:g.7676154G>C".into()),
+            assembly_name: Some(assembly.into()),
+            most_severe_consequence: Some("missense_variant".into()),
+            ..VepResult::default()
+        };
+        let spdi = "NC_000017.11:7676153:G:C";
+        let on_grch37 = grch38_only(spdi, &answer("GRCh37"), false);
+        assert!(on_grch37.most_severe_consequence.is_none());
+        assert!(on_grch37.error.unwrap().contains("GRCh37"));
+        let on_grch38 = grch38_only(spdi, &answer("GRCh38"), false);
+        assert_eq!(
+            on_grch38.most_severe_consequence.as_deref(),
+            Some("missense_variant")
+        );
     }
 
     #[test]

@@ -156,6 +156,61 @@ async fn live_vep_post_forms_answer_each_variant_and_fail_one_alone() {
 
 #[tokio::test]
 #[ignore = "live: needs the network; run with cargo xtask live"]
+async fn live_spdi_and_refseq_hgvs_come_back_on_ensembl_genes() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // SPDI as genomic HGVS (0-based position + 1), with the places the recorded region
+    // answers give for the same variants; and RefSeq HGVS without refseq=1.
+    let answer = client
+        .call_ok(
+            "ensembl_predict_variant_effect",
+            json!({"variants": ["NC_000017.11:7676153:G:C", "NC_000001.11:156115215:GCC:",
+                                "NC_000001.11:156114920::A", "NC_000016.10:89284128:6:C",
+                                "NM_005912.3:c.253A>G"],
+                   "all_transcripts": true}),
+        )
+        .await;
+    let items = answer["variants"].as_array().unwrap();
+    let places = [
+        ("17:7676154-7676154", "G/C"),
+        ("1:156115216-156115218", "GCC/-"),
+        ("1:156114921-156114920", "-/A"),
+        ("16:89284130-89284134", "TTTTT/-"),
+    ];
+    for (item, (location, alleles)) in items.iter().zip(places) {
+        assert_eq!(item["location"], location, "{item:#}");
+        assert_eq!(item["allele_string"], alleles, "{item:#}");
+    }
+    assert!(
+        items[0]["known_variants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k["id"] == "rs1042522"),
+        "{:#}",
+        items[0]
+    );
+    assert_eq!(
+        items[4]["location"], "18:60372097-60372097",
+        "{:#}",
+        items[4]
+    );
+    for item in items {
+        for t in item["transcripts"].as_array().into_iter().flatten() {
+            assert!(t["gene_id"].as_str().unwrap().starts_with("ENSG"), "{t:#}");
+            assert!(
+                t["transcript_id"].as_str().unwrap().starts_with("ENST"),
+                "{t:#}"
+            );
+        }
+    }
+    client.close().await;
+}
+
+#[tokio::test]
+#[ignore = "live: needs the network; run with cargo xtask live"]
 async fn live_variant_sequence_homologs_region_and_map_have_the_fields_the_fixtures_assume() {
     if !live() {
         return;

@@ -83,6 +83,44 @@ impl Respond for EbiPages {
     }
 }
 
+/// A VEP POST as VEP answers it: for each variant of the body (`ids`, `hgvs_notations` or
+/// `variants`), in the body's order, the fixture element whose `input` is that variant;
+/// variants it has no element for are left out, and a batch with none is refused with a
+/// 400, as VEP does.
+pub(crate) struct VepAnswers(pub Vec<Value>);
+
+impl VepAnswers {
+    pub(crate) fn from(name: &str) -> Self {
+        Self(
+            fixtures()
+                .json(name)
+                .as_array()
+                .cloned()
+                .unwrap_or_default(),
+        )
+    }
+}
+
+impl Respond for VepAnswers {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or_default();
+        let sent = ["ids", "hgvs_notations", "variants"]
+            .iter()
+            .find_map(|key| body[key].as_array())
+            .cloned()
+            .unwrap_or_default();
+        let answers: Vec<Value> = sent
+            .iter()
+            .filter_map(|v| self.0.iter().find(|e| e["input"] == *v).cloned())
+            .collect();
+        if answers.is_empty() {
+            return ResponseTemplate::new(400)
+                .set_body_json(json!({"error": "WARNING: Unable to parse HGVS notation"}));
+        }
+        ResponseTemplate::new(200).set_body_json(answers)
+    }
+}
+
 /// A 393-letter protein standing in for TP53's.
 pub(crate) fn protein() -> String {
     "MEEPQSDPSV".repeat(39) + "KKG"
@@ -336,7 +374,10 @@ impl Upstream {
 }
 
 /// The variant routes: the three VEP POST forms (with the flags every request carries),
-/// one place-and-allele GET, answered by the `vep_*` fixtures; and rs699's record.
+/// one place-and-allele GET, answered by the `vep_*` fixtures; and rs699's record. HGVS is
+/// answered per notation on Ensembl transcripts; only a request with `refseq=1`, which the
+/// server never sends, would get the answer recorded with it (RefSeq transcripts, NCBI
+/// gene IDs), so a test asserting Ensembl gene IDs fails if it ever did.
 pub(crate) async fn mount_vep(upstream: &Upstream) {
     let m = &upstream.mock;
     Mock::given(method("GET"))
@@ -344,14 +385,24 @@ pub(crate) async fn mount_vep(upstream: &Upstream) {
         .respond_with(fixture("variation__rs699.json"))
         .mount(m)
         .await;
+    Mock::given(method("POST"))
+        .and(path("/ensembl/vep/homo_sapiens/hgvs"))
+        .and(query_param("refseq", "1"))
+        .respond_with(fixture("vep_hgvs__NM_005912.3_c.253A-G__refseq=1.json"))
+        .with_priority(1)
+        .mount(m)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/ensembl/vep/homo_sapiens/hgvs"))
+        .and(query_param("canonical", "1"))
+        .and(query_param("mane", "1"))
+        .respond_with(VepAnswers::from("vep_hgvs__ensembl_transcripts.json"))
+        .mount(m)
+        .await;
     for (route, name) in [
         (
             "/ensembl/vep/homo_sapiens/id",
             "vep_id__rs186950277__testdb.json",
-        ),
-        (
-            "/ensembl/vep/homo_sapiens/hgvs",
-            "vep_hgvs__NM_005912.3_c.253A-G.json",
         ),
         (
             "/ensembl/vep/homo_sapiens/region",
