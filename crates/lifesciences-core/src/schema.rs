@@ -59,7 +59,9 @@ pub fn tighten(schema: &JsonObject) -> JsonObject {
 
 /// An output schema as served: its structure, types, `required`, `enum`, formats and
 /// bounds, without the words (`description`, `title`, `examples`, `default`) and the
-/// cross-reference `pattern`s. Clients that check results against it (the Python SDK
+/// cross-reference `pattern`s, and with each union of objects tagged by a constant (an
+/// entity of any kind, tagged `_type`) served as one object: every kind's properties,
+/// the tag as an `enum`, required what every kind requires (see [`merge_tagged_unions`]). Clients that check results against it (the Python SDK
 /// does, on every call) parse and walk less; the words are for people and live in
 /// `docs/tools.md`, while the model reads the tool's description and input schema. The
 /// patterns (a third of every result schema with cross-references) hold by construction:
@@ -67,6 +69,7 @@ pub fn tighten(schema: &JsonObject) -> JsonObject {
 /// `docs/tools.md` lists them.
 pub fn lean(schema: &JsonObject) -> JsonObject {
     let mut value = Value::Object(schema.clone());
+    merge_tagged_unions(&mut value);
     lean_node(&mut value);
     match value {
         Value::Object(map) => map,
@@ -96,6 +99,173 @@ fn lean_node(node: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(lean_node),
         _ => {}
     }
+}
+
+/// Serve each `oneOf`/`anyOf` whose branches are objects all tagged by one property with
+/// a `const` (`{"$ref": "#/$defs/Gene", "properties": {"_type": {"const": "gene"}}}`) as
+/// one object: the union of the branches' properties (a property the branches type
+/// differently is `anyOf` its types), the tag an `enum` of the constants, required what
+/// every branch requires. A validator then walks one object instead of trying every
+/// branch, and the definitions only the branches used are dropped: `igvf_get_entity`'s
+/// eight kinds of entity take 4.4 KB instead of 7.3 KB. The documented definitions
+/// (`docs/tools.md`) keep each kind apart.
+pub(crate) fn merge_tagged_unions(root: &mut Value) {
+    let defs = root
+        .get("$defs")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let before = count_refs(root);
+    merge_unions_in(root, &defs);
+    // Definitions only the merged branches referred to are gone.
+    let after = count_refs(root);
+    if let Value::Object(map) = root
+        && let Some(Value::Object(defs)) = map.get_mut("$defs")
+    {
+        defs.retain(|name, _| after.contains_key(name) || !before.contains_key(name));
+        if defs.is_empty() {
+            map.remove("$defs");
+        }
+    }
+}
+
+fn merge_unions_in(node: &mut Value, defs: &Map<String, Value>) {
+    match node {
+        Value::Object(map) => {
+            for key in ["oneOf", "anyOf"] {
+                if let Some(Value::Array(branches)) = map.get(key)
+                    && let Some(merged) = merged_union(branches, defs)
+                {
+                    map.remove(key);
+                    map.insert("type".to_owned(), Value::String("object".to_owned()));
+                    let Value::Object(properties) = map
+                        .entry("properties")
+                        .or_insert_with(|| Value::Object(Map::new()))
+                    else {
+                        continue;
+                    };
+                    for (name, schema) in merged.properties {
+                        properties.entry(name).or_insert(schema);
+                    }
+                    if let Value::Array(required) = map
+                        .entry("required")
+                        .or_insert_with(|| Value::Array(Vec::new()))
+                    {
+                        for name in merged.required {
+                            let name = Value::String(name);
+                            if !required.contains(&name) {
+                                required.push(name);
+                            }
+                        }
+                    }
+                }
+            }
+            map.values_mut()
+                .for_each(|child| merge_unions_in(child, defs));
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| merge_unions_in(item, defs)),
+        _ => {}
+    }
+}
+
+/// One object made of a tagged union's branches.
+struct MergedUnion {
+    properties: Vec<(String, Value)>,
+    required: Vec<String>,
+}
+
+/// The branches as one object, if they are objects tagged by one constant property.
+fn merged_union(branches: &[Value], defs: &Map<String, Value>) -> Option<MergedUnion> {
+    if branches.len() < 2 {
+        return None;
+    }
+    // Each branch's own keywords over those of the definition it refers to.
+    let resolved: Vec<Map<String, Value>> = branches
+        .iter()
+        .map(|branch| {
+            let branch = branch.as_object()?;
+            let mut whole = match branch.get("$ref").and_then(Value::as_str) {
+                Some(reference) => defs
+                    .get(reference.strip_prefix("#/$defs/")?)?
+                    .as_object()?
+                    .clone(),
+                None => Map::new(),
+            };
+            let mut properties = whole
+                .get("properties")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            if let Some(Value::Object(own)) = branch.get("properties") {
+                properties.extend(own.clone());
+            }
+            let mut required: Vec<Value> = whole
+                .get("required")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            if let Some(Value::Array(own)) = branch.get("required") {
+                required.extend(own.iter().cloned());
+            }
+            whole.insert("properties".to_owned(), Value::Object(properties));
+            whole.insert("required".to_owned(), Value::Array(required));
+            Some(whole)
+        })
+        .collect::<Option<_>>()?;
+    let first = resolved.first()?.get("properties")?.as_object()?;
+    let tag = first.keys().find(|name| {
+        resolved.iter().all(|branch| {
+            branch["properties"]
+                .get(name.as_str())
+                .is_some_and(|p| p.get("const").is_some_and(Value::is_string))
+        })
+    })?;
+    let mut properties: Vec<(String, Value)> = Vec::new();
+    let mut tags = Vec::new();
+    for branch in &resolved {
+        for (name, schema) in branch["properties"].as_object()? {
+            if name == tag {
+                tags.push(schema["const"].clone());
+                continue;
+            }
+            match properties.iter_mut().find(|(n, _)| n == name) {
+                None => properties.push((name.clone(), schema.clone())),
+                Some((_, seen)) if seen == schema => {}
+                Some((_, seen)) => {
+                    let alternatives = match seen.get("anyOf").and_then(Value::as_array) {
+                        Some(alternatives) if !alternatives.contains(schema) => {
+                            let mut more = alternatives.clone();
+                            more.push(schema.clone());
+                            more
+                        }
+                        Some(alternatives) => alternatives.clone(),
+                        None => vec![seen.clone(), schema.clone()],
+                    };
+                    *seen = serde_json::json!({ "anyOf": alternatives });
+                }
+            }
+        }
+    }
+    properties.push((
+        tag.clone(),
+        serde_json::json!({"type": "string", "enum": tags}),
+    ));
+    let required_by = |branch: &Map<String, Value>, name: &str| {
+        branch["required"]
+            .as_array()
+            .is_some_and(|r| r.iter().any(|v| v == name))
+    };
+    let required = properties
+        .iter()
+        .map(|(name, _)| name.clone())
+        .filter(|name| name == tag || resolved.iter().all(|b| required_by(b, name)))
+        .collect();
+    Some(MergedUnion {
+        properties,
+        required,
+    })
 }
 
 /// `text` with the single line breaks of a wrapped doc comment joined into spaces;
@@ -367,6 +537,53 @@ mod tests {
                 "additionalProperties": false
             })
         );
+    }
+
+    #[test]
+    fn a_tagged_union_is_served_as_one_object() {
+        let Value::Object(schema) = json!({
+            "type": "object",
+            "properties": {"note": {"type": "string"}},
+            "required": ["note"],
+            "oneOf": [
+                {"$ref": "#/$defs/Gene", "properties": {"_type": {"const": "gene", "type": "string"}},
+                 "required": ["_type"], "type": "object"},
+                {"$ref": "#/$defs/Drug", "properties": {"_type": {"const": "drug", "type": "string"}},
+                 "required": ["_type"], "type": "object"}
+            ],
+            "$defs": {
+                "Gene": {"type": "object", "properties": {
+                    "id": {"type": "string"}, "start": {"type": "integer"},
+                    "xrefs": {"$ref": "#/$defs/Xrefs"}}, "required": ["id", "start"]},
+                "Drug": {"type": "object", "properties": {
+                    "id": {"type": "string"}, "start": {"type": "string"},
+                    "xrefs": {"$ref": "#/$defs/Xrefs"}}, "required": ["id"]},
+                "Xrefs": {"type": "object", "properties": {"a": {"type": "string"}}}
+            }
+        }) else {
+            unreachable!()
+        };
+        assert_eq!(
+            Value::Object(lean(&schema)),
+            json!({
+                "type": "object",
+                "properties": {
+                    "note": {"type": "string"},
+                    "id": {"type": "string"},
+                    "start": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+                    "xrefs": {"$ref": "#/$defs/Xrefs"},
+                    "_type": {"type": "string", "enum": ["gene", "drug"]}
+                },
+                "required": ["note", "id", "_type"],
+                "$defs": {"Xrefs": {"type": "object", "properties": {"a": {"type": "string"}}}}
+            })
+        );
+        // A union that is not tagged stays as it is.
+        let Value::Object(untagged) = json!({"anyOf": [{"type": "string"}, {"type": "integer"}]})
+        else {
+            unreachable!()
+        };
+        assert_eq!(lean(&untagged), untagged);
     }
 
     fn tightened(schema: Value) -> Value {

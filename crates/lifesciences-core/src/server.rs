@@ -595,7 +595,7 @@ fn prepare<S: Send + Sync + 'static>(mut router: ToolRouter<S>, lean: bool) -> T
         }
         tool.input_schema = Arc::new(schema::tighten(&tool.input_schema));
         if let Some(output) = &tool.output_schema {
-            let output = schema::tighten(&with_provenance(output));
+            let output = schema::tighten(&with_provenance(output, lean));
             tool.output_schema = Some(Arc::new(if lean { schema::lean(&output) } else { output }));
         }
     }
@@ -603,10 +603,25 @@ fn prepare<S: Send + Sync + 'static>(mut router: ToolRouter<S>, lean: bool) -> T
 }
 
 /// `output` with the `provenance` every successful result carries (core adds it to the
-/// result, see [`provenance`]), required.
-fn with_provenance(output: &rmcp::model::JsonObject) -> rmcp::model::JsonObject {
+/// result, see [`provenance`]), required. Served (`lean`), it says only what every
+/// source entry holds, since it is the same in every tool and takes a few hundred bytes
+/// written out in full; `docs/tools.md` and `docs/design.md` have the whole of it.
+fn with_provenance(output: &rmcp::model::JsonObject, lean: bool) -> rmcp::model::JsonObject {
     let mut output = output.clone();
-    let mut schema = (*rmcp::handler::server::common::schema_for_output::<Provenance>()).clone();
+    let mut schema = if lean {
+        match serde_json::json!({
+            "type": "object",
+            "properties": {"sources": {"type": "array", "items": {
+                "type": "object", "required": ["database", "requests", "retrieved_at"]
+            }}},
+            "required": ["sources"]
+        }) {
+            serde_json::Value::Object(served) => served,
+            _ => serde_json::Map::new(),
+        }
+    } else {
+        (*rmcp::handler::server::common::schema_for_output::<Provenance>()).clone()
+    };
     schema.remove("$schema");
     // Its definitions join the tool's, where `schema::tighten` writes them in place.
     if let Some(serde_json::Value::Object(defs)) = schema.remove("$defs")
