@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::{
-    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Upstream,
+    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, ReleaseCheck, Upstream,
     encode_path_segment,
 };
 use serde::Serialize;
@@ -32,7 +32,9 @@ pub(crate) const MAX_EBI_PAGE: u32 = 100;
 
 /// Ensembl REST: 15 requests/s and 15 in flight, under its limit of 15 per second per
 /// client (<https://github.com/Ensembl/ensembl-rest/wiki/Rate-Limits>); `info/ping` is
-/// its liveness check.
+/// its liveness check. `info/data` names the data release it serves, `{"releases":
+/// [115]}` (<https://rest.ensembl.org/documentation/info/data>; more than one only on
+/// unusual servers: the first is named).
 static ENSEMBL: Upstream = Upstream {
     about: "Ensembl REST",
     rate_per_second: 15.0,
@@ -41,6 +43,11 @@ static ENSEMBL: Upstream = Upstream {
         path: "info/ping",
         query: &[],
     },
+    release: Some(ReleaseCheck {
+        path: "info/data",
+        query: &[],
+        pointer: "/releases/0",
+    }),
     ..Upstream::new("Ensembl", "ENSEMBL", "https://rest.ensembl.org")
 };
 

@@ -30,6 +30,7 @@ async fn sigterm_stops_the_stdio_server() {
 async fn the_binary_searches_then_looks_up() {
     let upstream = Upstream::start().await;
     let (ensembl, ebi) = (upstream.ensembl_url(), upstream.ebi_url());
+    let ensembl_url = ensembl.clone();
     let env = [
         ("ENSEMBL_API_URL", ensembl.as_str()),
         ("EBI_SEARCH_API_URL", ebi.as_str()),
@@ -43,9 +44,31 @@ async fn the_binary_searches_then_looks_up() {
         .await;
     let gene_id = page["items"][0]["id"].as_str().unwrap().to_owned();
     assert_eq!(gene_id, "ENSG00000133703");
-    let gene = client
-        .call_ok("ensembl_get_gene", json!({"ensembl_id": gene_id}))
+    let (gene, provenance) = client
+        .call_ok_with_provenance("ensembl_get_gene", json!({"ensembl_id": gene_id}))
         .await;
+    // Where the gene came from: Ensembl's release (asked once, after the search's first
+    // Ensembl answer, if any, or this call's) and the look-up the mock answered.
+    let ensembl = &provenance["sources"][0];
+    assert_eq!(ensembl["database"], "Ensembl", "{provenance}");
+    assert_eq!(ensembl["release"], "115", "{provenance}");
+    assert!(
+        ensembl["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.as_str().unwrap().starts_with(&format!("{ensembl_url}/"))),
+        "{provenance}"
+    );
+    let asked: Vec<_> = upstream
+        .mock
+        .received_requests()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.url.path() == "/ensembl/info/data")
+        .collect();
+    assert_eq!(asked.len(), 1, "the release is asked once");
     let transcript_id = gene["canonical_transcript"].as_str().unwrap().to_owned();
     let transcript = client
         .call_ok(

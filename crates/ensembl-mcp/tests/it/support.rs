@@ -252,6 +252,13 @@ impl Upstream {
     async fn mount_fixtures(&self) {
         mount_vep(self).await;
         let m = &self.mock;
+        // The data release, asked once a day by a server in its real configuration (the
+        // built binary); tests in process leave it off.
+        Mock::given(method("GET"))
+            .and(path("/ensembl/info/data"))
+            .respond_with(fixture("info_data.json"))
+            .mount(m)
+            .await;
         Mock::given(method("GET"))
             .and(path(
                 "/ensembl/map/homo_sapiens/GRCh37/17%3A7577121-7577121%3A1/GRCh38",
