@@ -14,6 +14,7 @@ mod live;
 mod lookup;
 mod map;
 mod politeness;
+mod provenance;
 mod region;
 mod search;
 mod sequence;

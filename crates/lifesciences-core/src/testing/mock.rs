@@ -137,6 +137,38 @@ impl Recording {
     }
 }
 
+/// Every request `mock` received, written as a result's `provenance` writes it (a GET as
+/// its URL, anything else as `METHOD <url> <body>`), in arrival order; with `except`,
+/// leaving out the requests to those paths (a source's release look-up, which no result
+/// names). wiremock names every request's host `localhost`: the URL is rebuilt on
+/// `mock.uri()`.
+pub async fn requests_seen(mock: &wiremock::MockServer, except: &[&str]) -> Vec<String> {
+    mock.received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter(|r| !except.contains(&r.url.path()))
+        .map(|r| {
+            let url = match r.url.query() {
+                Some(query) => format!("{}{}?{query}", mock.uri(), r.url.path()),
+                None => format!("{}{}", mock.uri(), r.url.path()),
+            };
+            crate::provenance::describe_request(r.method.as_str(), &url, Some(&r.body))
+        })
+        .collect()
+}
+
+/// Every request a result's `provenance` names, source by source, in its order.
+pub fn requests_named(provenance: &serde_json::Value) -> Vec<String> {
+    provenance["sources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|source| source["requests"].as_array().cloned().unwrap_or_default())
+        .filter_map(|request| request.as_str().map(str::to_owned))
+        .collect()
+}
+
 /// The most of `times` (in any order) that fall less than `window` apart: the busiest
 /// window an upstream counting requests per `window` would see.
 pub fn busiest_within(times: &[Instant], window: Duration) -> usize {

@@ -43,6 +43,7 @@ pub use fixtures::{Fixtures, fixture};
 pub use logs::{LogCapture, capture_logs};
 pub use mock::{
     Recording, busiest_within, mock_env, mock_env_with_releases, mock_source, mock_upstream, quick,
+    requests_named, requests_seen,
 };
 pub use nulls::{assert_no_nulls, find_nulls};
 pub use server::TestServer;

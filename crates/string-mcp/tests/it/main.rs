@@ -20,6 +20,7 @@ mod live;
 mod network;
 mod picture;
 mod politeness;
+mod provenance;
 mod search;
 mod strict_clients;
 mod support;
