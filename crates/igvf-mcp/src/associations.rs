@@ -444,7 +444,7 @@ impl Subject {
     }
 
     /// Whether the subject is a GO term (by its ID, or the ID its name resolved to).
-    fn is_go_term(&self) -> bool {
+    pub(crate) fn is_go_term(&self) -> bool {
         match &self.identifier {
             Identifier::OntologyTerm { prefix, .. } => prefix == "GO",
             _ => self

@@ -6,8 +6,7 @@
 //! **Invariant:** a request carries only parameter names the production OpenAPI spec
 //! lists for its endpoint. The upstream silently drops unknown parameters and answers as
 //! if unfiltered (the `gene_name` trap on `/genes`), so [`Request::param`] refuses any
-//! name outside the endpoint's allow-list, and a unit test checks every allow-list
-//! against the embedded spec.
+//! name the embedded spec does not list for the endpoint ([`Endpoint::allowed`]).
 
 use lifesciences_core::{
     ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Upstream,
@@ -90,20 +89,6 @@ pub(crate) enum Endpoint {
     /// predictors).
     CodingVariantsPhenotypes,
 }
-
-/// The query parameters that identify a variant on the variant-side edge endpoints.
-const VARIANT_KEYS: [&str; 5] = ["variant_id", "spdi", "hgvs", "rsid", "ca_id"];
-/// ... and on the gene side.
-const GENE_KEYS: [&str; 4] = ["gene_id", "hgnc_id", "gene_name", "synonym"];
-/// ... and on the protein side.
-const PROTEIN_KEYS: [&str; 5] = [
-    "protein_id",
-    "protein_name",
-    "uniprot_name",
-    "uniprot_full_name",
-    "dbxrefs",
-];
-const PAGING: [&str; 2] = ["page", "limit"];
 
 impl Endpoint {
     /// Every endpoint, for the spec tests.
@@ -251,91 +236,27 @@ impl Endpoint {
     }
 
     /// Whether the endpoint takes `limit` (`/complexes` does not; nor does
-    /// `/variants/summary`, which is not paged).
+    /// `/variants/summary`, which is not paged), as the spec says.
     pub(crate) fn takes_limit(self) -> bool {
-        !matches!(self, Self::Complexes | Self::VariantsSummary)
+        spec().has_query_param(self.path(), "limit")
     }
 
-    /// Whether the endpoint is paged (`page`); `/variants/summary` answers one object.
-    pub(crate) fn paged(self) -> bool {
-        self != Self::VariantsSummary
-    }
-
-    /// The parameter names this server may send to the endpoint.
+    /// The query parameter names this server may send to the endpoint: every one the
+    /// spec lists for it, except `verbose` (this server reads linked nodes as
+    /// `"<collection>/<key>"` strings, the form `verbose=false` gives) and path
+    /// parameters. Derived from the spec, so a filter the catalog takes is never refused
+    /// by a hand-kept list, and one it does not take is never sent.
     pub(crate) fn allowed(self) -> Vec<&'static str> {
-        let mut names: Vec<&'static str> = PAGING.to_vec();
-        let extra: &[&[&'static str]] = match self {
-            Self::Genes => &[&["gene_id", "hgnc_id", "entrez", "name", "region", "organism"]],
-            Self::Transcripts => &[&["transcript_id", "region", "organism"]],
-            Self::Proteins => &[&["protein_id", "name", "uniprot_name", "dbxrefs", "organism"]],
-            Self::Variants => &[&VARIANT_KEYS, &["region", "organism"]],
-            Self::OntologyTerms => &[&["term_id", "name"]],
-            Self::Drugs => &[&["drug_id", "name"]],
-            Self::Complexes => &[&["complex_id", "name"]],
-            Self::Pathways => &[&["id", "name"]],
-            Self::GenomicElements => &[&["region", "organism"]],
-            Self::GenesVariants => &[
-                &GENE_KEYS,
-                &[
-                    "neg_log10_pvalue",
-                    "source",
-                    "organism",
-                    "method",
-                    "biological_context",
-                ],
-            ],
-            Self::VariantsGenes => &[
-                &VARIANT_KEYS,
-                &["neg_log10_pvalue", "source", "method", "biological_context"],
-            ],
-            Self::GenesGenomicElements => {
-                &[&GENE_KEYS, &["source", "method", "biological_context"]]
-            }
-            Self::VariantsGenomicElements => &[&VARIANT_KEYS],
-            Self::VariantsProteins => &[&VARIANT_KEYS, &["source"]],
-            Self::ProteinsVariants => &[&PROTEIN_KEYS, &["source"]],
-            Self::GenesDiseases => &[&GENE_KEYS, &["source"]],
-            Self::DiseasesGenes => &[&["disease_id", "disease_name", "source"]],
-            Self::VariantsPhenotypes => &[&VARIANT_KEYS, &["neg_log10_pvalue"]],
-            Self::PhenotypesVariants => &[&[
-                "phenotype_id",
-                "phenotype_name",
-                "neg_log10_pvalue",
-                "source",
-            ]],
-            Self::VariantsDiseases => &[&VARIANT_KEYS, &["region"]],
-            Self::DiseasesVariants => &[&["disease_id", "disease_name"]],
-            Self::ProteinsProteins => &[&PROTEIN_KEYS, &["source", "organism"]],
-            Self::ProteinsComplexes => &[&PROTEIN_KEYS],
-            Self::ComplexesProteins => &[&["complex_id", "complex_name"]],
-            Self::GenesPathways => &[&GENE_KEYS],
-            Self::PathwaysGenes => &[&["pathway_id", "pathway_name"]],
-            Self::GeneProductsGoTerms => &[&["query"]],
-            Self::GoTermsGeneProducts => &[&["go_term_id"]],
-            Self::GenesGenes => &[&GENE_KEYS, &["source", "organism", "z_score"]],
-            Self::VariantsDrugs => &[&VARIANT_KEYS],
-            Self::DrugsVariants => &[&["drug_id", "drug_name"]],
-            Self::VariantLd => &[&VARIANT_KEYS, &["r2", "d_prime", "ancestry"]],
-            Self::VariantsSummary => &[&["variant_id", "spdi", "hgvs", "ca_id", "organism"]],
-            Self::GenesTranscripts => &[&GENE_KEYS, &["organism"]],
-            Self::ProteinsTranscripts => &[&PROTEIN_KEYS, &["organism"]],
-            Self::TranscriptsGenes | Self::TranscriptsProteins => &[&["transcript_id", "organism"]],
-            Self::GeneRegulatoryNetwork => &[&["regulator_gene_id", "response_gene_id", "method"]],
-            Self::GenesCodingVariantScores => &[&GENE_KEYS, &["method"]],
-            // The term's ID is a path parameter.
-            Self::OntologyTermChildren => &[],
-            Self::CodingVariantsPhenotypes => &[&["gene_name", "hgvsp", "method"]],
-        };
-        for group in extra {
-            names.extend_from_slice(group);
-        }
-        if !self.takes_limit() {
-            names.retain(|n| *n != "limit");
-        }
-        if !self.paged() {
-            names.retain(|n| *n != "page");
-        }
-        names
+        spec()
+            .endpoint(self.path())
+            .map(|e| {
+                e.parameters
+                    .iter()
+                    .filter(|p| p.location.as_deref() != Some("path") && p.name != "verbose")
+                    .map(|p| p.name.as_str())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// The path parameter's name, for endpoints whose path holds one.
@@ -459,6 +380,12 @@ impl Request {
     #[cfg(test)]
     pub(crate) fn query(&self) -> &[(&'static str, String)] {
         &self.query
+    }
+
+    /// The names of the parameters set so far (paging excluded), to check that the
+    /// endpoint answers a request with them ([`crate::spec::EndpointSpec::answers`]).
+    pub(crate) fn param_names(&self) -> Vec<&'static str> {
+        self.query.iter().map(|(n, _)| *n).collect()
     }
 
     /// Whether a parameter called `name` is set.
@@ -643,8 +570,8 @@ fn map_bad_request(error: ApiError, request: &Request) -> ApiError {
     {
         return ApiError::invalid_input(
             format!("IGVF Catalog rejected the region: {message}"),
-            "Write the region as chromosome:start-end with start < end, e.g. \
-             'chr17:41000000-41010000'; variant region queries are limited to 10 kb.",
+            "Write the region as chromosome:start-end, 1-based and inclusive, e.g. \
+             'chr17:41000001-41010000'; variant region queries are limited to 10 kb.",
             raw,
         );
     }
@@ -710,8 +637,22 @@ mod tests {
         // Paging is added per page, never by callers.
         let r = Request::new(Endpoint::Genes).param("limit", "5");
         assert!(r.query().is_empty());
-        // /complexes takes no limit.
+        // /complexes takes no limit; /variants/summary is not paged.
         assert!(!Endpoint::Complexes.allowed().contains(&"limit"));
+        assert!(!Endpoint::Complexes.takes_limit());
+        assert!(!Endpoint::VariantsSummary.allowed().contains(&"page"));
+        // Linked nodes are read as strings: `verbose` is never sent; nor is a path
+        // parameter sent as a query parameter.
+        let r = Request::new(Endpoint::GenesVariants).param("verbose", "true");
+        assert!(r.query().is_empty());
+        assert!(
+            !Endpoint::OntologyTermChildren
+                .allowed()
+                .contains(&"ontology_term_id")
+        );
+        // What the spec lists is taken, with no hand-kept list in between: a GWAS method.
+        let r = Request::new(Endpoint::PhenotypesVariants).param("method", "GWAS");
+        assert_eq!(r.param_names(), ["method"]);
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The entities this server returns: our own output types, mapped from the upstream
 //! models (never passed through raw), with cross-references built through the registry.
 //!
-//! Coordinates are the catalog's: 0-based, half-open, on GRCh38 (human) or GRCm39
-//! (mouse), with `chr`-prefixed chromosome names. Ensembl's REST server is 1-based,
-//! inclusive, with bare names (`17`): the field descriptions say how to convert.
+//! Coordinates are 1-based and inclusive, on GRCh38 (human) or GRCm39 (mouse), with
+//! `chr`-prefixed chromosome names: Ensembl's numbers (its names are bare, `17`). The
+//! catalog's own 0-based starts are converted here (`region::one_based`); SPDI strings
+//! keep their 0-based position, being identifiers.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -17,6 +18,7 @@ use crate::lookup::Record;
 use crate::models::{
     self, Complex, Drug, Gene, OntologyTerm, Pathway, Protein, Transcript, Variant,
 };
+use crate::region::one_based;
 
 /// A gene.
 #[serde_with::skip_serializing_none]
@@ -28,9 +30,9 @@ pub struct GeneEntity {
     pub symbol: Option<String>,
     /// `chr17` style (Ensembl says `17`).
     pub chromosome: Option<String>,
-    /// 0-based start (Ensembl's 1-based start is this + 1).
+    /// First base, 1-based (as Ensembl).
     pub start: Option<u64>,
-    /// Exclusive end (equals Ensembl's 1-based inclusive end).
+    /// Last base, 1-based, inclusive (as Ensembl).
     pub end: Option<u64>,
     /// `+` or `-`.
     pub strand: Option<String>,
@@ -64,9 +66,9 @@ pub struct TranscriptEntity {
     pub transcript_type: Option<String>,
     /// `chr20` style (Ensembl says `20`).
     pub chromosome: Option<String>,
-    /// 0-based start (Ensembl's 1-based start is this + 1).
+    /// First base, 1-based (as Ensembl).
     pub start: Option<u64>,
-    /// Exclusive end (equals Ensembl's 1-based inclusive end).
+    /// Last base, 1-based, inclusive (as Ensembl).
     pub end: Option<u64>,
     /// `+` or `-`.
     pub strand: Option<String>,
@@ -120,7 +122,8 @@ pub struct VariantEntity {
     pub id: String,
     /// `chr17` style (Ensembl says `17`).
     pub chromosome: Option<String>,
-    /// 0-based position, as in SPDI (1-based VCF/Ensembl position is this + 1).
+    /// 1-based position, as in VCF, HGVS and Ensembl (`spdi` keeps its own 0-based one,
+    /// this minus 1: SPDI is an identifier, left as written).
     pub position: Option<u64>,
     #[serde(rename = "ref")]
     pub reference: Option<String>,
@@ -346,7 +349,7 @@ pub(crate) fn gene(g: Gene) -> GeneEntity {
         id: g.id,
         symbol,
         chromosome: g.chr,
-        start: g.start,
+        start: g.start.map(one_based),
         end: g.end,
         strand: g.strand,
         gene_type: g.gene_type,
@@ -375,7 +378,7 @@ pub(crate) fn transcript(t: Transcript) -> TranscriptEntity {
         id: t.id,
         transcript_type: t.transcript_type,
         chromosome: t.chr,
-        start: t.start,
+        start: t.start.map(one_based),
         end: t.end,
         strand: t.strand,
         gene_id,
@@ -497,7 +500,7 @@ pub(crate) fn variant(v: Variant) -> VariantEntity {
     VariantEntity {
         id: v.spdi.clone().unwrap_or_else(|| v.id.clone()),
         chromosome: v.chr,
-        position: v.pos,
+        position: v.pos.map(one_based),
         reference: v.reference,
         alt: v.alt,
         rsids: v.rsid,
@@ -651,6 +654,31 @@ mod tests {
         let out = transcript(t);
         assert_eq!(out.gene_id.as_deref(), Some("ENSG00000232738"));
         assert_eq!(out.gene_symbol, None);
+    }
+
+    #[test]
+    fn catalog_coordinates_become_1_based_and_spdi_stays_as_written() {
+        // TP53 as the catalog stores it: 0-based start 7661778, half-open end 7687538.
+        let g: Gene = serde_json::from_value(json!({
+            "_id": "ENSG00000141510", "chr": "chr17", "start": 7661778, "end": 7687538
+        }))
+        .unwrap();
+        let out = gene(g);
+        assert_eq!((out.start, out.end), (Some(7_661_779), Some(7_687_538)));
+        let v: Variant = serde_json::from_value(json!({
+            "_id": "NC_000020.11:3658947:A:G", "spdi": "NC_000020.11:3658947:A:G",
+            "chr": "chr20", "pos": 3658947
+        }))
+        .unwrap();
+        let out = variant(v);
+        assert_eq!(out.position, Some(3_658_948));
+        assert_eq!(out.spdi.as_deref(), Some("NC_000020.11:3658947:A:G"));
+        assert_eq!(out.id, "NC_000020.11:3658947:A:G");
+        let t: Transcript = serde_json::from_value(json!({
+            "_id": "ENST00000428769", "chr": "chr20", "start": 9537369, "end": 9839076
+        }))
+        .unwrap();
+        assert_eq!(transcript(t).start, Some(9_537_370));
     }
 
     #[test]

@@ -378,7 +378,7 @@ pub(crate) const FORMS: &[IdForm] = &[
         form: "SPDI",
         example: "NC_000017.11:43057062:GGG:GGGG",
         kind: EntityKind::Variant,
-        note: "`NC_…:position:deleted:inserted`, 0-based position on GRCh38; the catalog's variant key",
+        note: "`NC_…:position:deleted:inserted`, the catalog's variant key; an identifier, kept as written, so its position stays 0-based (every `position` field is 1-based)",
     },
     IdForm {
         form: "genomic HGVS",

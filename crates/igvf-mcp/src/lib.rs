@@ -5,8 +5,9 @@
 //! Code map: `ids` (identifier detection), `region` (region parser), `client` (the only
 //! module that knows URLs and parameters), `spec` (the embedded OpenAPI spec), `models`
 //! (tolerant upstream types), `lookup` (one entity by any ID, exact matches only),
-//! `entities` (output types), `associations` (relationships → edge endpoints),
-//! `resources`, `tools/` (one file per tool), `server`.
+//! `entities` (output types), `associations` (relationships → edge endpoints), `terms`
+//! (a disease term and its children), `resources`, `tools/` (one file per tool),
+//! `server`.
 
 mod associations;
 mod client;
@@ -18,6 +19,7 @@ mod region;
 mod resources;
 mod server;
 pub mod spec;
+mod terms;
 mod tools;
 
 pub use server::IgvfServer;

@@ -290,7 +290,7 @@ pub struct Variant {
     pub id: String,
     #[serde(default, deserialize_with = "lenient::string")]
     pub chr: Option<String>,
-    /// 0-based position.
+    /// 0-based position, as the catalog stores it (results carry it 1-based).
     #[serde(default, deserialize_with = "lenient::u64")]
     pub pos: Option<u64>,
     #[serde(default, deserialize_with = "lenient::strings")]

@@ -1,10 +1,21 @@
 //! The genomic region parser: one forgiving grammar for every way people write a
-//! region, normalised to the only form the IGVF Catalog accepts, `chr<N>:<start>-<end>`.
+//! region, and the one place coordinates cross between the caller's convention and the
+//! catalog's.
 //!
 //! Accepted: `chr1:1000000-2000000`, `1:1000000-2000000`, `chr1:1,000,000-2,000,000`,
 //! `chrX:1M-2M`, `chr17:41.2M-41.3M`, `chr2:150kb-200kb`, `chrM`/`MT`, `..` or an en dash
-//! as the range separator, and a single position (`chr1:12345`, one base). Coordinates
-//! are taken as given: the catalog is 0-based, half-open.
+//! as the range separator, and a single position (`chr1:12345`, one base).
+//!
+//! **Invariant:** every region and position igvf-mcp takes or returns is 1-based and
+//! inclusive, as Ensembl, UCSC's display, VCF and HGVS write them (`chr17:7661779-7687538`
+//! is TP53 in all of them). The catalog stores 0-based, half-open coordinates (the
+//! spec's `info.description`: "Our database uses 0-based, half-open coordinates"), so
+//! the conversion happens here and nowhere else: a region goes to the catalog as
+//! `start - 1` to `end` ([`Region::catalog`]), and a catalog start comes back as
+//! `start + 1` ([`one_based`]); the end of a half-open interval is already the inclusive
+//! end. Regions the server builds from catalog records for the catalog (a gene's windows,
+//! a variant's own base) stay in the catalog's convention and are never shown. SPDI
+//! strings are identifiers, not positions: their 0-based position is left as it is.
 
 use std::fmt;
 
@@ -12,15 +23,16 @@ use lifesciences_core::ApiError;
 
 use crate::ids::Organism;
 
-/// A parsed region: chromosome name without `chr`, 0-based half-open coordinates (the
-/// catalog's convention; Ensembl's REST server is 1-based inclusive).
+/// A parsed region: chromosome name without `chr`, 1-based inclusive coordinates (the
+/// convention of every argument and result; the catalog's is 0-based half-open, see
+/// [`Region::catalog`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Region {
     /// `1`…`22`, `X`, `Y`, `M` (mouse: `1`…`19`, `X`, `Y`, `M`).
     pub chromosome: String,
-    /// First base (0-based, inclusive).
+    /// First base, 1-based (at least 1).
     pub start: u64,
-    /// End (exclusive); always greater than `start`.
+    /// Last base, 1-based and inclusive; at least `start` (equal for one base).
     pub end: u64,
 }
 
@@ -28,20 +40,36 @@ pub(crate) struct Region {
 const MAX_POSITION: u64 = 1_000_000_000;
 
 impl Region {
-    /// The span in base pairs.
+    /// The span in base pairs (both ends included).
     pub(crate) fn span(&self) -> u64 {
-        self.end - self.start
+        self.end - self.start + 1
     }
 
-    /// Whether `[start, end)` on `chromosome` overlaps this region. `chr` may carry the
-    /// `chr` prefix.
-    pub(crate) fn overlaps(&self, chr: &str, start: u64, end: u64) -> bool {
-        same_chromosome(&self.chromosome, chr) && start < self.end && end > self.start
+    /// The region as the catalog reads it: `chr<N>:<start - 1>-<end>`, 0-based and
+    /// half-open (TP53's `chr17:7661779-7687538` is the catalog's
+    /// `chr17:7661778-7687538`).
+    pub(crate) fn catalog(&self) -> String {
+        format!(
+            "chr{}:{}-{}",
+            self.chromosome,
+            self.start.saturating_sub(1),
+            self.end
+        )
     }
 
-    /// Whether the 0-based position `pos` lies inside.
-    pub(crate) fn contains(&self, chr: &str, pos: u64) -> bool {
-        same_chromosome(&self.chromosome, chr) && pos >= self.start && pos < self.end
+    /// Whether the catalog interval `[start0, end0)` (0-based, half-open) on `chr`
+    /// overlaps this region. `chr` may carry the `chr` prefix.
+    pub(crate) fn overlaps(&self, chr: &str, start0: u64, end0: u64) -> bool {
+        same_chromosome(&self.chromosome, chr)
+            && start0 < self.end
+            && end0 > self.start.saturating_sub(1)
+    }
+
+    /// Whether the catalog's 0-based position `pos0` lies inside.
+    pub(crate) fn contains(&self, chr: &str, pos0: u64) -> bool {
+        same_chromosome(&self.chromosome, chr)
+            && pos0 >= self.start.saturating_sub(1)
+            && pos0 < self.end
     }
 
     /// Parse `raw` for `organism` (which decides the valid chromosomes).
@@ -78,7 +106,7 @@ impl Region {
         let end = match end_text {
             Some(text) => position(text).ok_or_else(|| bad_position(raw, text))?,
             // A single position: that one base.
-            None => start.saturating_add(1),
+            None => start,
         };
         // Checked first: past it, positions are small enough for the arithmetic below.
         if let Some(beyond) = [start, end].into_iter().find(|p| *p > MAX_POSITION) {
@@ -92,18 +120,29 @@ impl Region {
                     .to_owned(),
             ));
         }
-        if end_text.is_some() && start >= end {
-            let low = end.min(start);
+        if start == 0 {
             return Err(invalid(
                 raw,
                 format!(
-                    "Invalid region '{raw}': the start ({start}) must be less than the end ({end})."
+                    "Invalid region '{raw}': positions are 1-based, so the first base of a \
+                     chromosome is 1, not 0."
                 ),
                 format!(
-                    "Write the smaller position first, e.g. 'chr{}:{}-{}'.",
-                    chromosome,
-                    low,
-                    end.max(start).max(low.saturating_add(1))
+                    "Write the region 1-based and inclusive, as Ensembl, UCSC and VCF do, e.g. \
+                     'chr{chromosome}:1-{}'; from a 0-based BED interval, add 1 to its start.",
+                    end.max(1)
+                ),
+            ));
+        }
+        if start > end {
+            return Err(invalid(
+                raw,
+                format!(
+                    "Invalid region '{raw}': the start ({start}) must not be past the end ({end})."
+                ),
+                format!(
+                    "Write the smaller position first, e.g. 'chr{chromosome}:{end}-{start}' \
+                     (1-based, both ends included)."
                 ),
             ));
         }
@@ -115,10 +154,24 @@ impl Region {
     }
 }
 
+/// The region as the caller reads it: `chr<N>:<start>-<end>`, 1-based and inclusive.
 impl fmt::Display for Region {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "chr{}:{}-{}", self.chromosome, self.start, self.end)
     }
+}
+
+/// A catalog start or position (0-based) as the 1-based position every result carries.
+/// Ends of the catalog's half-open intervals need no conversion: the exclusive 0-based
+/// end is the inclusive 1-based end.
+pub(crate) fn one_based(start0: u64) -> u64 {
+    start0.saturating_add(1)
+}
+
+/// A catalog interval `[start0, end0)` on `chr`, written 1-based and inclusive
+/// (`chr8:101557365-101557713` is `chr8:101557366-101557713`).
+pub(crate) fn interval(chr: &str, start0: u64, end0: u64) -> String {
+    format!("{chr}:{}-{end0}", one_based(start0))
 }
 
 fn same_chromosome(ours: &str, theirs: &str) -> bool {
@@ -273,7 +326,28 @@ mod tests {
         assert_eq!(ok("chr1:100–200"), "chr1:100-200");
         assert_eq!(ok("chr1:1.5kb-2kb"), "chr1:1500-2000");
         assert_eq!(ok("chr1:500bp-900bp"), "chr1:500-900");
-        assert_eq!(ok("chr1:12345"), "chr1:12345-12346");
+        assert_eq!(ok("chr1:12345"), "chr1:12345-12345");
+        assert_eq!(ok("chr1:100-100"), "chr1:100-100");
+    }
+
+    #[test]
+    fn regions_are_read_1_based_and_sent_0_based_half_open() {
+        // TP53 as Ensembl, UCSC and `ensembl_get_gene` write it.
+        let tp53 = human("chr17:7661779-7687538").unwrap();
+        assert_eq!(tp53.to_string(), "chr17:7661779-7687538");
+        assert_eq!(tp53.catalog(), "chr17:7661778-7687538");
+        assert_eq!(tp53.span(), 25_760);
+        // One base: the catalog's interval of length 1.
+        let base = human("chr1:12345").unwrap();
+        assert_eq!(base.catalog(), "chr1:12344-12345");
+        assert_eq!(base.span(), 1);
+        assert_eq!(human("17:1-1").unwrap().catalog(), "chr17:0-1");
+        // A catalog start comes back one higher; an interval's end stays.
+        assert_eq!(one_based(7_661_778), 7_661_779);
+        assert_eq!(
+            interval("chr8", 101_557_365, 101_557_713),
+            "chr8:101557366-101557713"
+        );
     }
 
     #[test]
@@ -293,7 +367,8 @@ mod tests {
     fn reversed_empty_and_malformed_regions_are_invalid_input() {
         for raw in [
             "chr1:2000-1000",
-            "chr1:1000-1000",
+            "chr1:0-1000",
+            "chr1:0",
             "chr23:1-2",
             "chrZ:1-2",
             "chr1:abc-200",
@@ -318,11 +393,14 @@ mod tests {
         }
         let reversed = human("chr1:2000-1000").unwrap_err().to_envelope().error;
         assert!(
-            reversed.message.contains("must be less than"),
+            reversed.message.contains("must not be past the end"),
             "{}",
             reversed.message
         );
         assert!(reversed.recovery_hint.contains("chr1:1000-2000"));
+        let zero = human("chr1:0-1000").unwrap_err().to_envelope().error;
+        assert!(zero.message.contains("1-based"), "{}", zero.message);
+        assert!(zero.recovery_hint.contains("BED"), "{}", zero.recovery_hint);
     }
 
     #[test]
@@ -333,15 +411,20 @@ mod tests {
     }
 
     #[test]
-    fn overlap_and_containment_use_half_open_coordinates() {
+    fn overlap_and_containment_compare_catalog_coordinates() {
+        // Bases 100..=200 (1-based) are the catalog's [99, 200).
         let r = human("chr17:100-200").unwrap();
         assert!(r.overlaps("chr17", 150, 250));
-        assert!(r.overlaps("17", 50, 101));
+        assert!(r.overlaps("17", 50, 100));
+        assert!(!r.overlaps("17", 50, 99));
+        assert!(r.overlaps("chr17", 199, 300));
         assert!(!r.overlaps("chr17", 200, 300));
         assert!(!r.overlaps("chr1", 150, 160));
-        assert!(r.contains("chr17", 100));
+        assert!(r.contains("chr17", 99));
+        assert!(!r.contains("chr17", 98));
+        assert!(r.contains("chr17", 199));
         assert!(!r.contains("chr17", 200));
-        assert_eq!(r.span(), 100);
+        assert_eq!(r.span(), 101);
     }
 
     fn chromosome_strategy() -> impl Strategy<Value = String> {
@@ -398,8 +481,8 @@ mod tests {
         #[test]
         fn any_valid_form_round_trips(
             chrom in chromosome_strategy(),
-            start in 0u64..300_000_000,
-            len in 1u64..5_000_000,
+            start in 1u64..300_000_000,
+            len in 0u64..5_000_000,
             prefix in any::<bool>(),
             style_start in any::<u8>(),
             style_end in any::<u8>(),
@@ -432,7 +515,8 @@ mod tests {
             for raw in [format!("chr1:{start}-{end}"), format!("chr1:{start}")] {
                 match human(&raw) {
                     Ok(region) => {
-                        prop_assert!(region.start < region.end);
+                        prop_assert!(region.start >= 1);
+                        prop_assert!(region.start <= region.end);
                         prop_assert!(region.end <= MAX_POSITION);
                     }
                     Err(e) => prop_assert_eq!(e.code(), ErrorCode::InvalidInput),
@@ -443,7 +527,7 @@ mod tests {
         #[test]
         fn region_like_noise_never_panics(raw in "[chrXYM0-9:.,kKmMbB\\-–]{0,30}") {
             if let Ok(region) = human(&raw) {
-                prop_assert!(region.start < region.end);
+                prop_assert!(region.start >= 1 && region.start <= region.end);
             }
         }
     }

@@ -80,12 +80,16 @@ fn identifier_guide() -> String {
          accepted and reported as `matched_synonym`). Anything else is `ENTITY_NOT_FOUND` \
          with the catalog's closest records as suggestions.\n\n\
          ## Coordinates\n\n\
-         Positions are 0-based, half-open, on GRCh38 (human) or GRCm39 (mouse), as in SPDI, \
-         and chromosomes are `chr`-prefixed (`chr17`). Ensembl's REST server is 1-based, \
-         inclusive, with bare names (`17`): its start is `start + 1`, its end the same \
-         number, so Ensembl's `17:1000-2000` is `chr17:999-2000` here. Regions are \
-         `chr17:41000000-42000000`; `17:41M-42M`, commas and k/kb/M/Mb suffixes are \
-         accepted.\n",
+         Every region and position the tools take or return is 1-based and inclusive, on \
+         GRCh38 (human) or GRCm39 (mouse), as Ensembl, UCSC's browser, VCF and HGVS write \
+         them: TP53 is `chr17:7661779-7687538` here, in `ensembl_get_gene` (`17`, \
+         7661779–7687538) and in the browser. Chromosomes are `chr`-prefixed (`chr17`); \
+         `17:41M-42M`, commas and k/kb/M/Mb suffixes are accepted. The catalog itself \
+         stores 0-based, half-open coordinates; the tools convert at their boundary (a \
+         region goes to the catalog as `start - 1` to `end`). SPDI identifiers are not \
+         converted: an SPDI's position is 0-based, so `NC_000017.11:43057062:GGG:GGGG` \
+         sits at 1-based `position` 43057063 of the same record. From a 0-based BED \
+         interval, add 1 to its start.\n",
     );
     out
 }
@@ -101,7 +105,9 @@ variants and regulatory elements linked to TP53, with p-values, effect sizes and
 ## What is in a locus\n\
 `igvf_search_region {\"region\": \"chr17:41M-42M\"}` → genes and regulatory elements of the \
 megabase. Variants are listed for regions up to 10 kb: \
-`igvf_search_region {\"region\": \"chr17:41000000-41010000\", \"include\": [\"variants\"]}`.\n\n\
+`igvf_search_region {\"region\": \"chr17:41000001-41010000\", \"include\": [\"variants\"]}`. \
+Regions are 1-based and inclusive, as `ensembl_get_gene` gives them: TP53's \
+`chr17:7661779-7687538` is TP53.\n\n\
 ## A variant's other identifiers\n\
 `igvf_resolve_id {\"id\": \"rs80357906\"}` → its SPDI, genomic HGVS and ClinGen allele ID; \
 `\"target_type\": \"spdi\"` returns just the SPDI as `resolved`.\n\n\
@@ -115,7 +121,10 @@ megabase. Variants are listed for regions up to 10 kb: \
 eQTLs with no starting entity, smallest p-value first; `{\"kind\": \"coexpression\", \
 \"entity_id\": \"BRCA1\", \"sort_by\": \"z_score\", \"order\": \"asc\", \"limit\": 5}` → \
 co-expressed genes; `{\"kind\": \"clinical\", \"entity_id\": \"BRCA1\"}` → ClinGen variants in \
-the gene. `complete` says whether every matching row was ranked.\n\n\
+the gene (`limit` counts variants, each with all its assertions); `{\"kind\": \"disease_gene\", \
+\"entity_id\": \"MONDO:0007915\"}` → the genes of a disease and its child terms; \
+`{\"kind\": \"sqtl\", \"source\": \"EBI\"}` → splicing QTLs with no starting entity (the \
+catalog answers them by method). `complete` says whether every matching row was ranked.\n\n\
 ## A protein's transcripts\n\
 `igvf_find_associations {\"entity_id\": \"CTCF\", \"hint\": \"protein\", \"relationship\": \
 \"transcripts\"}`.\n\n\
@@ -157,5 +166,12 @@ mod tests {
         for f in FORMS {
             assert!(guide.contains(f.example), "{}", f.example);
         }
+        // The one convention, and the one exception.
+        assert!(guide.contains("1-based and inclusive"), "{guide}");
+        assert!(guide.contains("`start - 1` to `end`"), "{guide}");
+        assert!(
+            guide.contains("SPDI identifiers are not converted"),
+            "{guide}"
+        );
     }
 }

@@ -6,10 +6,13 @@
 //! and defaults). `cargo xtask igvf-openapi --from <path-or-url>` regenerates it with
 //! [`trim`]; nothing reads the network at run time.
 //!
-//! Two things depend on it: `igvf_list_sources` (the valid filter values an agent can
-//! discover) and the guard against the `gene_name` trap (the upstream silently drops
-//! query parameters it does not know, then answers as if unfiltered): the client only
-//! sends parameter names this spec lists for the endpoint, which a unit test checks.
+//! Three things depend on it: `igvf_list_sources` (the valid filter values an agent can
+//! discover), the guard against the `gene_name` trap (the upstream silently drops query
+//! parameters it does not know, then answers as if unfiltered): the client only sends
+//! parameter names this spec lists for the endpoint, which a unit test checks; and which
+//! queries the catalog can answer at all ([`EndpointSpec::needs_one_of`], read from each
+//! description's "At least one of these fields is required: …" sentence), so a query
+//! with no anchor entity is refused only when its endpoint really cannot answer it.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -28,6 +31,9 @@ pub struct ParamSpec {
     /// Whether the endpoint requires it.
     #[serde(default)]
     pub required: bool,
+    /// Where it goes: `query` or `path`.
+    #[serde(rename = "in", default)]
+    pub location: Option<String>,
     /// Its schema (type, enum, default).
     #[serde(default)]
     pub schema: ParamSchema,
@@ -84,6 +90,61 @@ impl EndpointSpec {
         self.parameters.iter().find(|p| p.name == name)
     }
 
+    /// The parameters of which the endpoint needs at least one before it answers (empty:
+    /// it answers with none). Read from the description's own sentence ("At least one of
+    /// these fields is required: gene_id, hgnc_id, gene_name, synonym.", "Either
+    /// disease_id or disease_name is required.", "One of these fields is required: …"),
+    /// kept to the names the endpoint takes, plus what the catalog's handlers require
+    /// without saying so ([`UNSTATED`]).
+    pub fn needs_one_of(&self) -> Vec<String> {
+        if let Some((_, names)) = UNSTATED.iter().find(|(id, _)| *id == self.operation_id) {
+            return names.iter().map(|n| (*n).to_owned()).collect();
+        }
+        let text = self.description.replace("<br>", ".");
+        let mut out: Vec<String> = Vec::new();
+        for sentence in text.split(". ").flat_map(|s| s.split(".\n")) {
+            let lower = sentence.trim().to_ascii_lowercase();
+            if !(lower.contains("required") || lower.contains("must be defined")) {
+                continue;
+            }
+            let list = match lower.split_once(':') {
+                Some((_, after)) => after.to_owned(),
+                None => lower
+                    .trim_start_matches("either ")
+                    .split(" is required")
+                    .next()
+                    .unwrap_or_default()
+                    .split(" are required")
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned(),
+            };
+            for token in list.split([',', ' ']) {
+                let name = token.trim().trim_end_matches('.');
+                let is_name = !name.is_empty()
+                    && name != "or"
+                    && name
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+                if is_name && self.param(name).is_some() && !out.iter().any(|o| o == name) {
+                    out.push(name.to_owned());
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether a request carrying the parameters `sent` is one the endpoint answers:
+    /// `Err` with the names of which it needs one otherwise.
+    pub fn answers(&self, sent: &[&str]) -> Result<(), Vec<String>> {
+        let needed = self.needs_one_of();
+        if needed.is_empty() || sent.iter().any(|s| needed.iter().any(|n| n == s)) {
+            Ok(())
+        } else {
+            Err(needed)
+        }
+    }
+
     /// The first sentence of the description, for listings.
     pub fn summary(&self) -> String {
         let text = self.description.replace("<br>", " ");
@@ -103,6 +164,8 @@ struct Document {
 struct Info {
     #[serde(default)]
     version: String,
+    #[serde(default)]
+    description: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -115,6 +178,9 @@ struct PathItem {
 pub struct Spec {
     /// `info.version` of the spec, e.g. `1.2.0`.
     pub version: String,
+    /// `info.description`, which states the catalog's coordinate convention ("0-based,
+    /// half-open coordinates").
+    pub description: String,
     /// Endpoints by path, with the leading slash.
     pub endpoints: BTreeMap<String, EndpointSpec>,
 }
@@ -130,6 +196,7 @@ impl Spec {
             .collect();
         Ok(Self {
             version: doc.info.version,
+            description: doc.info.description,
             endpoints,
         })
     }
@@ -164,7 +231,34 @@ impl Spec {
         self.endpoint(path)
             .is_some_and(|e| e.param(param).is_some())
     }
+
+    /// Whether the endpoint at `path` takes `param` in its query string.
+    pub fn has_query_param(&self, path: &str, param: &str) -> bool {
+        self.endpoint(path).is_some_and(|e| {
+            e.param(param)
+                .is_some_and(|p| p.location.as_deref() != Some("path"))
+        })
+    }
 }
+
+/// What the catalog's handlers require that the spec's descriptions do not say, by
+/// operation id. `/gene-regulatory-network` answers 400 "At least one of gene must be
+/// defined." without a regulator or response gene (`grnQueryValidation` in
+/// <https://github.com/IGVF-DACC/igvf-catalog/blob/65a2bd794ee311b13a47dac25e75449726064486/src/routers/datatypeRouters/edges/genomic_elements_genes.ts>),
+/// while its description names no required field.
+const UNSTATED: &[(&str, &[&str])] = &[(
+    "grn",
+    &[
+        "regulator_gene_id",
+        "regulator_hgnc_id",
+        "regulator_gene_name",
+        "regulator_synonym",
+        "response_gene_id",
+        "response_hgnc_id",
+        "response_gene_name",
+        "response_synonym",
+    ],
+)];
 
 static SPEC: LazyLock<Spec> = LazyLock::new(|| {
     Spec::parse(SPEC_JSON).unwrap_or_else(|e| {
@@ -236,7 +330,7 @@ pub fn trim(full: &Value) -> Result<Value, String> {
     }
     let mut info = Map::new();
     if let Some(i) = root.get("info").and_then(Value::as_object) {
-        for key in ["title", "version"] {
+        for key in ["title", "version", "description"] {
             if let Some(v) = i.get(key) {
                 info.insert(key.into(), v.clone());
             }
@@ -275,6 +369,67 @@ mod tests {
     }
 
     #[test]
+    fn the_spec_states_the_catalog_s_coordinate_convention() {
+        // What `region.rs` converts from; a refreshed spec that changed it would fail here.
+        assert!(
+            spec()
+                .description
+                .contains("0-based, half-open coordinates for genomic coordinates"),
+            "{}",
+            spec().description
+        );
+    }
+
+    #[test]
+    fn what_an_endpoint_needs_is_read_from_its_description() {
+        let needs = |path: &str| spec().endpoint(path).unwrap().needs_one_of();
+        // "At least one of these properties must be defined: spdi, …, method, or
+        // files_filesets" (sic: the parameter is `files_fileset`, and is kept only when
+        // spelled as the endpoint takes it).
+        assert_eq!(
+            needs("/variants/genes"),
+            [
+                "spdi",
+                "hgvs",
+                "rsid",
+                "ca_id",
+                "variant_id",
+                "region",
+                "method"
+            ]
+        );
+        assert_eq!(
+            needs("/genes/genomic-elements"),
+            [
+                "gene_id",
+                "hgnc_id",
+                "gene_name",
+                "synonym",
+                "method",
+                "files_fileset"
+            ]
+        );
+        assert_eq!(
+            needs("/genes/genes"),
+            ["gene_id", "hgnc_id", "gene_name", "synonym"]
+        );
+        // "Either disease_name or disease_id are required."
+        assert_eq!(needs("/diseases/genes"), ["disease_name", "disease_id"]);
+        assert_eq!(needs("/diseases/variants"), ["disease_id", "disease_name"]);
+        assert_eq!(
+            needs("/phenotypes/variants"),
+            ["phenotype_id", "phenotype_name", "method", "files_fileset"]
+        );
+        // Not in the description, in the catalog's handler.
+        assert!(needs("/gene-regulatory-network").contains(&"regulator_gene_id".to_owned()));
+        // No requirement stated: anything is answered.
+        assert!(needs("/genes").is_empty());
+        let qtls = spec().endpoint("/variants/genes").unwrap();
+        assert!(qtls.answers(&["method", "source"]).is_ok());
+        assert!(qtls.answers(&["source", "biological_context"]).is_err());
+    }
+
+    #[test]
     fn enum_values_are_deduplicated_in_spec_order() {
         let methods = spec().values("/genes/genes", "method");
         let mut seen = std::collections::HashSet::new();
@@ -299,6 +454,7 @@ mod tests {
         });
         let trimmed = trim(&full).unwrap();
         assert!(trimmed.get("components").is_none());
+        assert_eq!(trimmed["info"]["description"], "long");
         assert!(trimmed["paths"]["/genes"]["get"].get("responses").is_none());
         assert_eq!(
             trimmed["paths"]["/genes"]["get"]["description"],

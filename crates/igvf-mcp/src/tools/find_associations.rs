@@ -1,6 +1,8 @@
 //! `igvf_find_associations`: an entity's relationships (regulatory, genetic, physical,
 //! functional, pharmacological, or all), from the catalog's edge endpoints, queried in
-//! parallel, with their context and filters by p-value, source and tissue.
+//! parallel, with their context and filters by p-value, source and tissue. A disease or
+//! phenotype term covers its direct children too (`crate::terms`): each of its data sets
+//! is asked for the term and each child, and the result names the terms covered.
 
 use futures::future::join_all;
 use lifesciences_core::schemars::{self, JsonSchema};
@@ -17,6 +19,7 @@ use crate::ids::{EntityKind, Hint, Identifier, Organism, detect};
 use crate::lookup::{Record, gene_proteins, lookup};
 use crate::models::Edge;
 use crate::server::IgvfServer;
+use crate::terms::{self, CoveredTerms};
 
 /// The data sets where a `p_value` filter is sent upstream as `neg_log10_pvalue=gte:x`.
 /// The upstream filter drops rows whose `neg_log10_pvalue` is null, so it is only sent
@@ -134,6 +137,9 @@ pub struct AssociationsResult {
     pub associations: Vec<Association>,
     /// Every data set considered: returned, truncated, skipped or failed.
     pub datasets: Vec<DatasetReport>,
+    /// For a disease or phenotype term: the term and the child terms covered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub covered_terms: Option<CoveredTerms>,
     /// What to know about the answer as a whole.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -191,10 +197,12 @@ enum Skip {
     NoProteins,
 }
 
-/// One data set's query, ready to run, or settled (skipped, or failed beforehand).
+/// One data set's queries, ready to run, or settled (skipped, or failed beforehand):
+/// one query, or for a disease term one per term covered, each with the subject its rows
+/// must involve.
 struct Plan {
     dataset: &'static Dataset,
-    request: Option<Request>,
+    requests: Vec<(Subject, Request)>,
     skip: Option<Skip>,
     note: Option<String>,
     failed: Option<ApiError>,
@@ -284,7 +292,7 @@ fn plan(
 ) -> Plan {
     let settled = |skip: Option<Skip>, note: Option<String>, failed: Option<ApiError>| Plan {
         dataset,
-        request: None,
+        requests: Vec::new(),
         skip,
         note,
         failed,
@@ -359,7 +367,7 @@ fn plan(
     }
     Plan {
         dataset,
-        request: Some(request),
+        requests: vec![(subject.clone(), request)],
         skip: None,
         note: None,
         failed: None,
@@ -367,14 +375,9 @@ fn plan(
     }
 }
 
-/// Run one plan: fetch, map, check each edge involves the subject, filter, cut.
-async fn run(
-    client: &IgvfClient,
-    plan: Plan,
-    subject: &Subject,
-    filters: &Filters,
-    limit: u32,
-) -> Outcome {
+/// Run one plan: fetch each of its queries at once, map, check each edge involves its
+/// subject, filter, cut. The data set fails only when every one of its queries failed.
+async fn run(client: &IgvfClient, plan: Plan, filters: &Filters, limit: u32) -> Outcome {
     let mut report = DatasetReport {
         dataset: format!("/{}", plan.dataset.endpoint.path()),
         relationship: plan.dataset.relationship.as_str().to_owned(),
@@ -396,7 +399,7 @@ async fn run(
     if let Some(e) = plan.failed {
         return failure(report, e);
     }
-    let Some(request) = plan.request else {
+    let Some((_, first)) = plan.requests.first() else {
         return Outcome {
             report,
             associations: Vec::new(),
@@ -405,7 +408,7 @@ async fn run(
             skipped: true,
         };
     };
-    let server_p = request.has("neg_log10_pvalue");
+    let server_p = first.has("neg_log10_pvalue");
     let local =
         filters.tissue.is_some() || plan.local_source || (filters.p_value.is_some() && !server_p);
     // Filters the upstream cannot apply are applied here, over a full page.
@@ -414,21 +417,47 @@ async fn run(
     } else {
         limit
     };
-    let fetched = match client.fetch::<Edge>(&request, want).await {
-        Ok(f) => f,
-        Err(e) => return failure(report, e),
-    };
-    let scanned = fetched.items.len();
+    let fetched = join_all(plan.requests.iter().map(|(subject, request)| async move {
+        (subject, client.fetch::<Edge>(request, want).await)
+    }))
+    .await;
+    let queries = fetched.len();
+    let mut errors: Vec<ApiError> = Vec::new();
+    let mut scanned = 0;
+    let mut more = false;
     let mut unrelated = 0;
     let mut kept: Vec<Association> = Vec::new();
-    for edge in fetched.items {
-        match map_edge(plan.dataset, Some(subject), edge) {
-            Some(a) if filters.keeps(&a, plan.local_source) => kept.push(a),
-            Some(_) => {}
-            None => unrelated += 1,
+    for (subject, result) in fetched {
+        let rows = match result {
+            Ok(rows) => rows,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        scanned += rows.items.len();
+        more |= rows.more;
+        for edge in rows.items {
+            match map_edge(plan.dataset, Some(subject), edge) {
+                Some(a) if filters.keeps(&a, plan.local_source) => kept.push(a),
+                Some(_) => {}
+                None => unrelated += 1,
+            }
         }
     }
+    if errors.len() == queries
+        && let Some(e) = errors.first()
+    {
+        return failure(report, e.clone());
+    }
     let mut notes = Vec::new();
+    if let Some(e) = errors.first() {
+        notes.push(format!(
+            "{} of its {queries} term queries failed ({}); the others answered.",
+            errors.len(),
+            e.code()
+        ));
+    }
     if unrelated > 0 {
         tracing::warn!(
             dataset = %report.dataset,
@@ -441,11 +470,11 @@ async fn run(
     }
     let more_matches = kept.len() > limit as usize;
     kept.truncate(limit as usize);
-    report.truncated = more_matches || fetched.more;
+    report.truncated = more_matches || more;
     if local {
         notes.push(format!(
             "filtered here among the first {scanned} record(s){}.",
-            if fetched.more {
+            if more {
                 "; more may match further on (narrow the query with a source filter)"
             } else {
                 ""
@@ -565,8 +594,8 @@ impl IgvfServer {
     /// An entity's relationships, from either side, data sets queried in parallel:
     /// regulatory (QTLs, element–gene links, TF binding, perturbation targets), genetic
     /// (disease, GWAS), physical, functional (pathways, GO, co-expression),
-    /// pharmacological, transcripts, or all. Keeps p-values, effects, tissue, source.
-    /// To rank one kind, use igvf_query_associations. Example: `{"entity_id": "TP53",
+    /// pharmacological, transcripts, or all. Keeps p-values, effects, tissue, source. A
+    /// disease term covers its children. To rank one kind, use igvf_query_associations. Example: `{"entity_id": "TP53",
     /// "relationship": "regulatory"}`.
     #[tool(
         title = "Find associations of an entity",
@@ -632,12 +661,33 @@ impl IgvfServer {
             return Err(e);
         }
         let no_proteins = plans.iter().any(|p| p.skip == Some(Skip::NoProteins));
-        let outcomes = join_all(
-            plans
-                .into_iter()
-                .map(|p| run(client, p, &subject, &filters, limit)),
-        )
-        .await;
+        let mut plans = plans;
+        // A disease or phenotype term covers its direct children: each of its data sets
+        // is asked for every term (GO terms are not expanded).
+        let mut covered_terms = None;
+        let mut expansion_note = None;
+        let term_plans =
+            |p: &Plan| p.dataset.from == EntityKind::OntologyTerm && !p.requests.is_empty();
+        if kind == EntityKind::OntologyTerm
+            && !subject.is_go_term()
+            && let Some(term) = subject.id.clone()
+            && plans.iter().any(term_plans)
+        {
+            let expansion = terms::expand(client, &term).await;
+            for child in expansion.terms.iter().skip(1) {
+                let child_subject = Subject {
+                    id: Some(child.clone()),
+                    ..subject.clone()
+                };
+                for p in plans.iter_mut().filter(|p| term_plans(p)) {
+                    let extra = plan(p.dataset, &child_subject, &filters, None);
+                    p.requests.extend(extra.requests);
+                }
+            }
+            covered_terms = Some(expansion.covered());
+            expansion_note = expansion.note;
+        }
+        let outcomes = join_all(plans.into_iter().map(|p| run(client, p, &filters, limit))).await;
         let queried = outcomes.iter().filter(|o| !o.skipped).count();
         let failed: Vec<&ApiError> = outcomes.iter().filter_map(|o| o.error.as_ref()).collect();
         if queried > 0 && failed.len() == queried {
@@ -659,7 +709,7 @@ impl IgvfServer {
                 Ok(_) => {}
             }
         }
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = expansion_note.into_iter().collect();
         if no_proteins {
             notes.push(format!(
                 "The catalog has no protein for {}, so its protein interactions and complexes \
@@ -699,6 +749,7 @@ impl IgvfServer {
             relationship: relationship.as_str().to_owned(),
             associations,
             datasets: datasets_out,
+            covered_terms,
             notes,
         }))
     }

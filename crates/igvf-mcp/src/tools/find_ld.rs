@@ -11,6 +11,7 @@ use crate::client::{Endpoint, Request, quoted};
 use crate::ids::{EntityKind, Hint, Identifier, detect};
 use crate::lookup::lookup;
 use crate::models::LdEdge;
+use crate::region::one_based;
 use crate::server::IgvfServer;
 
 /// Arguments of `igvf_find_ld`.
@@ -49,7 +50,7 @@ pub struct LdPartner {
     pub rsid: Option<String>,
     /// Genomic HGVS.
     pub hgvs: Option<String>,
-    /// Position, 0-based (as in SPDI; Ensembl's is 1-based).
+    /// 1-based position, as in VCF and Ensembl (`spdi` keeps its 0-based one).
     pub position: Option<u64>,
     pub r2: Option<f64>,
     pub d_prime: Option<f64>,
@@ -152,11 +153,20 @@ fn partner(edge: &LdEdge, query: &Identifier) -> LdPartner {
         spdi: spdi.clone(),
         rsid: rsid.clone(),
         hgvs: hgvs.clone(),
-        position,
+        position: position.map(one_based),
         r2: edge.r2,
         d_prime: edge.d_prime,
         ancestry: edge.ancestry.clone(),
     }
+}
+
+/// What identifies a partner across rows: its SPDI, else its rsID, else its HGVS.
+fn partner_key(p: &LdPartner) -> Option<String> {
+    p.spdi
+        .as_ref()
+        .or(p.rsid.as_ref())
+        .or(p.hgvs.as_ref())
+        .map(|k| k.to_ascii_lowercase())
 }
 
 /// Whether an edge passes the thresholds (checked here too: the upstream's filter is
@@ -278,6 +288,19 @@ impl IgvfServer {
             b.r2.unwrap_or(f64::NEG_INFINITY)
                 .total_cmp(&a.r2.unwrap_or(f64::NEG_INFINITY))
         });
+        // `limit` counts variants: a partner on several rows (both orientations of the
+        // pair) is listed once, with its highest r².
+        let rows = ld.len();
+        let mut seen: Vec<String> = Vec::new();
+        ld.retain(|p| match partner_key(p) {
+            Some(key) if seen.contains(&key) => false,
+            Some(key) => {
+                seen.push(key);
+                true
+            }
+            None => true,
+        });
+        let merged = rows - ld.len();
         let truncated = ld.len() > limit as usize || fetched.more;
         ld.truncate(limit as usize);
         let mut notes = Vec::new();
@@ -288,6 +311,12 @@ impl IgvfServer {
             );
             notes.push(format!(
                 "{unrelated} record(s) that do not involve the variant were left out."
+            ));
+        }
+        if merged > 0 {
+            notes.push(format!(
+                "{merged} record(s) naming a variant already listed were merged into it \
+                 (its highest r² is shown)."
             ));
         }
         if below > 0 {
@@ -337,6 +366,9 @@ mod tests {
     fn the_partner_is_the_side_that_is_not_the_query() {
         let p = partner(&edge(), &detect("rs60960132", None).unwrap());
         assert_eq!(p.rsid.as_deref(), Some("rs537097834"));
+        // The catalog's 0-based position, 1-based; the SPDI as written.
+        assert_eq!(p.position, Some(8_102_411));
+        assert_eq!(p.spdi.as_deref(), Some("NC_000011.10:8102410:C:G"));
         let p = partner(&edge(), &detect("rs537097834", None).unwrap());
         assert_eq!(p.rsid.as_deref(), Some("rs60960132"));
         // A ClinGen ID is on neither side: sequence_variant names the partner.

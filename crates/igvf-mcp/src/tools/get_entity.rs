@@ -12,6 +12,7 @@ use crate::entities::Entity;
 use crate::ids::{Hint, Identifier, detect};
 use crate::lookup::{Found, Record, lookup};
 use crate::models::{GenomicElement, NearbyGene, Variant, VariantSummary};
+use crate::region::interval;
 use crate::server::IgvfServer;
 
 /// Most containing elements listed.
@@ -111,7 +112,7 @@ pub struct ContainingElement {
     /// E.g. `dELS: distal Enhancer-like signal`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub annotation: Option<String>,
-    /// `chr:start-end`, 0-based half-open as the catalog stores it.
+    /// `chr:start-end`, 1-based and inclusive (as Ensembl and UCSC).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -152,6 +153,8 @@ impl IgvfServer {
     async fn variant_context(&self, v: &Variant) -> Option<VariantContext> {
         let spdi = v.spdi.clone().unwrap_or_else(|| v.id.clone());
         let summary_request = Request::new(Endpoint::VariantsSummary).param("variant_id", spdi);
+        // The variant's own base, from its catalog record to the catalog: both 0-based,
+        // so no conversion (`pos` to `pos + 1`, half-open, is that one base).
         let region = match (&v.chr, v.pos) {
             (Some(chr), Some(pos)) => Some(format!(
                 "{}:{pos}-{}",
@@ -199,7 +202,7 @@ impl IgvfServer {
                     .filter_map(|e| {
                         Some(ContainingElement {
                             location: match (&e.chr, e.start, e.end) {
-                                (Some(c), Some(s), Some(x)) => Some(format!("{c}:{s}-{x}")),
+                                (Some(c), Some(s), Some(x)) => Some(interval(c, s, x)),
                                 _ => None,
                             },
                             id: e.name?,

@@ -4,10 +4,16 @@
 //! answers "the top N of one kind": it pages through the upstream (the catalog has no
 //! sort parameter), applies thresholds upstream where the API takes them and here where
 //! it does not, sorts by the field asked for, and says whether the ranking covered every
-//! matching row. The anchor is optional where the API allows a query without one (QTLs
-//! and element–gene links filtered by method or tissue); a disease or trait anchor also
-//! covers the term's direct children, and stands for the term's genes on data sets that
-//! are queried by gene.
+//! matching row. `limit` counts entities, each with all its rows (`by_entity`). The
+//! anchor is optional wherever the catalog's spec says the endpoint answers without one
+//! (`catalog_wide`); a disease or trait anchor also covers the term's direct children
+//! (`crate::terms`), and stands for the term's genes on data sets that are queried by
+//! gene. The kinds are in `kind`; coding-variant scores are mapped in `scores`.
+
+mod by_entity;
+mod catalog_wide;
+mod kind;
+mod scores;
 
 use std::cmp::Ordering;
 
@@ -17,176 +23,23 @@ use lifesciences_core::{ApiError, Parameters, UpstreamFailure, in_range, lenient
 use rmcp::{Json, tool, tool_router};
 use serde::{Deserialize, Serialize};
 
-use crate::associations::{
-    Association, DATASETS, Dataset, EntityRef, Relationship, Subject, map_edge,
-};
+use crate::associations::{Association, DATASETS, Dataset, Relationship, Subject, map_edge};
 use crate::client::{Endpoint, IgvfClient, Request, VARIANT_REGION_MAX_BP, quoted};
 use crate::ids::{EntityKind, Hint, Identifier, detect};
 use crate::lookup::{Record, lookup};
-use crate::models::{ChangeScore, CodingScores, Edge, TermChild};
+use crate::models::{ChangeScore, CodingScores, Edge};
+use crate::region::interval;
 use crate::server::IgvfServer;
+use crate::terms::{self, MAX_TERM_GENES};
 use crate::tools::find_associations::{DatasetError, DatasetReport, QueriedEntity, subject};
+use kind::{Kind, Order, SortBy};
+use scores::{change_association, coding_associations, protein_change};
 
-/// Children of a disease or trait term covered besides the term itself.
-const MAX_CHILDREN: u32 = 10;
-/// Genes a disease or trait anchor stands for on data sets queried by gene.
-const MAX_TERM_GENES: usize = 20;
 /// 10 kb windows scanned for a gene's clinical variants (300 kb of sequence).
 const MAX_WINDOWS: u64 = 30;
 /// Sequence either side of a gene searched for its clinical variants (ClinGen names
 /// the gene of variants just outside it too, e.g. downstream of its last exon).
 const GENE_FLANK_BP: u64 = 10_000;
-
-/// What to rank.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Kind {
-    /// Expression QTLs (variant → gene).
-    Eqtl,
-    /// Splicing QTLs.
-    Sqtl,
-    /// Regulatory element → gene links (ENCODE-rE2G, scE2G, CRISPR, Perturb-seq).
-    ElementGene,
-    /// Co-expressed genes (COXPRESdb).
-    Coexpression,
-    /// Genes whose expression changes when the gene is perturbed.
-    RegulatoryNetwork,
-    /// GWAS and other variant–trait associations.
-    Gwas,
-    /// ClinGen variant–disease assertions.
-    Clinical,
-    /// Coding-variant effect scores of a gene (SGE, VAMP-seq, ESM-1v, MutPred2…).
-    CodingVariantEffect,
-}
-
-impl Kind {
-    fn parse(raw: &str) -> Result<Self, ApiError> {
-        let key = raw.trim().to_ascii_lowercase().replace(['-', ' '], "_");
-        Ok(match key.as_str() {
-            "eqtl" | "eqtls" => Self::Eqtl,
-            "sqtl" | "sqtls" | "splice_qtl" | "spliceqtl" => Self::Sqtl,
-            "element_gene" | "elements" | "enhancer_gene" | "genomic_element" => Self::ElementGene,
-            "coexpression" | "co_expression" | "coexpressed" => Self::Coexpression,
-            "regulatory_network" | "grn" | "perturbation" | "perturb_seq" => {
-                Self::RegulatoryNetwork
-            }
-            "gwas" | "phenotype" | "trait" => Self::Gwas,
-            "clinical" | "clingen" | "clinvar" => Self::Clinical,
-            "coding_variant_effect" | "coding" | "mave" | "coding_variant" => {
-                Self::CodingVariantEffect
-            }
-            _ => {
-                return Err(ApiError::invalid_input(
-                    format!("'{raw}' is not a kind of association this tool ranks."),
-                    "Use one of 'eqtl', 'sqtl', 'element_gene', 'coexpression', \
-                     'regulatory_network', 'gwas', 'clinical', 'coding_variant_effect'.",
-                    raw,
-                ));
-            }
-        })
-    }
-
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Eqtl => "eqtl",
-            Self::Sqtl => "sqtl",
-            Self::ElementGene => "element_gene",
-            Self::Coexpression => "coexpression",
-            Self::RegulatoryNetwork => "regulatory_network",
-            Self::Gwas => "gwas",
-            Self::Clinical => "clinical",
-            Self::CodingVariantEffect => "coding_variant_effect",
-        }
-    }
-
-    /// The entity kinds this kind can be anchored on, in words.
-    fn anchors(self) -> &'static str {
-        match self {
-            Self::Eqtl | Self::Sqtl => "a gene, a variant, or a disease term (its genes)",
-            Self::Clinical => "a variant, a disease term, or a gene (variants in its span)",
-            Self::Gwas => "a variant or a trait/disease term",
-            Self::ElementGene | Self::Coexpression => "a gene, or a disease term (its genes)",
-            Self::CodingVariantEffect => {
-                "a gene, a protein change ('XRCC2 p.Met1Ile'), or a disease term (its genes)"
-            }
-            Self::RegulatoryNetwork => "a gene (as the perturbed regulator)",
-        }
-    }
-
-    /// The upstream `method` a kind fixes.
-    fn fixed_method(self) -> Option<&'static str> {
-        match self {
-            Self::Eqtl => Some("eQTL"),
-            Self::Sqtl => Some("spliceQTL"),
-            _ => None,
-        }
-    }
-
-    /// The sort applied when none is asked for.
-    fn default_sort(self) -> Option<SortBy> {
-        match self {
-            Self::Eqtl | Self::Sqtl | Self::Gwas => Some(SortBy::PValue),
-            Self::ElementGene => Some(SortBy::Score),
-            Self::Coexpression => Some(SortBy::ZScore),
-            Self::RegulatoryNetwork => Some(SortBy::AbsEffectSize),
-            Self::Clinical | Self::CodingVariantEffect => None,
-        }
-    }
-}
-
-/// The field to rank by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SortBy {
-    #[serde(alias = "pvalue", alias = "p")]
-    PValue,
-    Score,
-    #[serde(alias = "zscore")]
-    ZScore,
-    EffectSize,
-    AbsEffectSize,
-}
-
-impl SortBy {
-    fn key(self, a: &Association) -> Option<f64> {
-        match self {
-            Self::PValue => a.p_value,
-            Self::Score => a.score,
-            Self::ZScore => a.z_score,
-            Self::EffectSize => a.effect_size,
-            Self::AbsEffectSize => a.effect_size.map(f64::abs),
-        }
-    }
-
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::PValue => "p_value",
-            Self::Score => "score",
-            Self::ZScore => "z_score",
-            Self::EffectSize => "effect_size",
-            Self::AbsEffectSize => "abs_effect_size",
-        }
-    }
-
-    /// p-values rank ascending, everything else descending, unless told otherwise.
-    fn default_order(self) -> Order {
-        if self == Self::PValue {
-            Order::Asc
-        } else {
-            Order::Desc
-        }
-    }
-}
-
-/// Sort direction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Order {
-    #[serde(alias = "ascending", alias = "ASC")]
-    Asc,
-    #[serde(alias = "descending", alias = "DESC")]
-    Desc,
-}
 
 /// Arguments of `igvf_query_associations`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -227,7 +80,7 @@ pub struct QueryAssociationsArgs {
     /// Direction; p-values rank ascending unless set.
     #[serde(default)]
     pub order: Option<Order>,
-    /// Associations returned, 1–100.
+    /// Entities (variants, genes) returned, each with all its rows, 1–100.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 1, max = 100))]
     #[schemars(extend("default" = 10))]
@@ -250,7 +103,8 @@ pub struct QueryResult {
     pub kind: String,
     /// The anchor, when one was given.
     pub entity: Option<QueriedEntity>,
-    /// The top associations, in rank order.
+    /// The associations of the top `limit` entities, in rank order, an entity's rows
+    /// together.
     pub associations: Vec<Association>,
     /// Rows that passed every filter among those scanned.
     pub matched: u32,
@@ -311,6 +165,7 @@ enum Rows {
 }
 
 /// One upstream query of the plan.
+#[derive(Debug)]
 struct Query {
     request: Request,
     rows: Rows,
@@ -389,6 +244,8 @@ fn dataset_for(kind: Kind, from: EntityKind) -> Option<&'static Dataset> {
         (Kind::Gwas, K::OntologyTerm) => E::PhenotypesVariants,
         (Kind::Clinical, K::Variant | K::Gene) => E::VariantsDiseases,
         (Kind::Clinical, K::OntologyTerm) => E::DiseasesVariants,
+        (Kind::DiseaseGene, K::OntologyTerm) => E::DiseasesGenes,
+        (Kind::DiseaseGene, K::Gene) => E::GenesDiseases,
         _ => return None,
     };
     let from = if endpoint == E::VariantsDiseases {
@@ -600,198 +457,12 @@ async fn run(client: &IgvfClient, query: Query, filters: &Filters, want: u32) ->
     }
 }
 
-/// A gene symbol and a protein change, `XRCC2 p.Met1Ile` or `CYP2C19:p.Ala103=`.
-fn protein_change(raw: &str) -> Option<(String, String)> {
-    let (gene, change) = raw.trim().split_once([' ', ':'])?;
-    let change = change.trim();
-    let ok_gene = !gene.is_empty()
-        && gene.len() <= 20
-        && gene.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
-    let ok_change = change.len() > 3
-        && change.starts_with("p.")
-        && change[2..]
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '=' | '*' | '?' | '_'));
-    (ok_gene && ok_change).then(|| (gene.to_ascii_uppercase(), change.to_owned()))
-}
-
-/// A score of one protein change: the change as source, its variant as target.
-fn change_association(row: &ChangeScore) -> Option<Association> {
-    let variant = row.variant.as_ref()?;
-    Some(Association {
-        source: row.source.clone(),
-        evidence: row
-            .phenotype
-            .as_ref()
-            .and_then(|p| p.phenotype_name.clone()),
-        ..effect_score(
-            EntityRef {
-                id: row.coding_variant.id.clone(),
-                kind: "coding_variant".to_owned(),
-                name: row.coding_variant.hgvsp.clone(),
-            },
-            EntityRef {
-                id: variant.key.clone(),
-                kind: "variant".to_owned(),
-                name: None,
-            },
-            row.coding_variant.hgvsp.clone(),
-            row.method.clone(),
-            row.score,
-            Endpoint::CodingVariantsPhenotypes,
-        )
-    })
-}
-
-/// One association per variant and score of a protein change.
-fn coding_associations(row: &CodingScores, gene: Option<&Subject>) -> Vec<Association> {
-    let change = &row.protein_change;
-    let source_entity = EntityRef {
-        id: gene
-            .and_then(|g| g.id.clone())
-            .unwrap_or_else(|| change.protein_id.clone().unwrap_or_default()),
-        kind: "gene".to_owned(),
-        name: gene.and_then(|g| g.symbol.clone()),
-    };
-    let mut out = Vec::new();
-    for v in &row.variants {
-        let Some(variant) = v.variant.as_ref() else {
-            continue;
-        };
-        for s in &v.scores {
-            out.push(Association {
-                evidence: change.transcript_id.clone(),
-                ..effect_score(
-                    source_entity.clone(),
-                    EntityRef {
-                        id: variant.key.clone(),
-                        kind: "variant".to_owned(),
-                        name: change.hgvsp.clone(),
-                    },
-                    change.hgvsp.clone(),
-                    s.method.clone(),
-                    s.score,
-                    Endpoint::GenesCodingVariantScores,
-                )
-            });
-        }
-    }
-    out
-}
-
-/// A coding-variant effect score as an association: the protein change as predicate,
-/// the score as the effect and its method (an assay or predictor) as the measure.
-fn effect_score(
-    source_entity: EntityRef,
-    target_entity: EntityRef,
-    change: Option<String>,
-    method: Option<String>,
-    score: Option<f64>,
-    endpoint: Endpoint,
-) -> Association {
-    Association {
-        relationship: Relationship::Functional.as_str().to_owned(),
-        relationship_type: "coding variant effect".to_owned(),
-        predicate: change,
-        source_entity,
-        target_entity,
-        source: None,
-        method: method.clone(),
-        p_value: None,
-        neg_log10_p_value: None,
-        effect_size: score,
-        effect_size_measure: method,
-        score: None,
-        z_score: None,
-        posterior_inclusion_probability: None,
-        evidence_class: None,
-        tissue: None,
-        biosample: None,
-        evidence: None,
-        study: None,
-        pmids: Vec::new(),
-        dataset: format!("/{}", endpoint.path()),
-    }
-}
-
-/// The term and its direct children (at most [`MAX_CHILDREN`]), and a note on the
-/// expansion.
-async fn term_and_children(client: &IgvfClient, term: &str) -> (Vec<String>, Option<String>) {
-    let request = Request::new(Endpoint::OntologyTermChildren).path_id(term);
-    let mut terms = vec![term.to_owned()];
-    match client.fetch::<TermChild>(&request, MAX_CHILDREN).await {
-        Ok(f) => {
-            let n = f.items.len();
-            terms.extend(f.items.into_iter().map(|c| c.term.term_id));
-            let note = (n > 0).then(|| {
-                format!(
-                    "Covered the term and {n} direct child term(s){}.",
-                    if f.more {
-                        format!(" (the first {MAX_CHILDREN}; it has more)")
-                    } else {
-                        String::new()
-                    }
-                )
-            });
-            (terms, note)
-        }
-        Err(e) => {
-            tracing::warn!(error = %e, "children of the term could not be read");
-            (
-                terms,
-                Some(format!(
-                    "The term's child terms could not be read ({}); only the term itself was covered.",
-                    e.code()
-                )),
-            )
-        }
-    }
-}
-
-/// The genes associated with the terms (Orphanet, GenCC), at most [`MAX_TERM_GENES`].
-async fn genes_of_terms(
-    client: &IgvfClient,
-    terms: &[String],
-) -> Result<(Vec<String>, bool), ApiError> {
-    let fetched = join_all(terms.iter().map(|t| {
-        let request = Request::new(Endpoint::DiseasesGenes).param("disease_id", t.clone());
-        async move { client.fetch::<Edge>(&request, 100).await }
-    }))
-    .await;
-    let mut genes: Vec<String> = Vec::new();
-    let mut more = false;
-    let mut errors = Vec::new();
-    for f in fetched {
-        match f {
-            Ok(f) => {
-                more |= f.more;
-                for edge in f.items {
-                    if let Some(g) = edge.gene.as_ref().map(|g| g.key.clone())
-                        && !genes.contains(&g)
-                    {
-                        genes.push(g);
-                    }
-                }
-            }
-            Err(e) => errors.push(e),
-        }
-    }
-    if genes.is_empty()
-        && let Some(e) = errors.into_iter().next()
-    {
-        return Err(e);
-    }
-    more |= genes.len() > MAX_TERM_GENES;
-    genes.truncate(MAX_TERM_GENES);
-    Ok((genes, more))
-}
-
 #[tool_router(router = query_associations_router, vis = "pub(crate)")]
 impl IgvfServer {
-    /// Top associations of one kind, filtered and sorted across upstream pages;
-    /// `complete` says if every match was seen. Without entity_id: eqtl/sqtl by tissue,
-    /// element_gene by method. A disease term covers its child terms and, for gene
-    /// data, its genes. Example: `{"kind": "eqtl", "tissue": "liver", "limit": 5}`.
+    /// Top associations of one kind, ranked across upstream pages; `complete` says if
+    /// every match was seen. No entity_id needed for eqtl/sqtl, nor for element_gene,
+    /// gwas, coding_variant_effect with a method. A disease term covers its child terms.
+    /// Example: `{"kind": "eqtl", "tissue": "liver", "limit": 5}`.
     #[tool(
         title = "Rank associations of one kind",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
@@ -846,41 +517,14 @@ impl IgvfServer {
         let mut unverified: Option<(Identifier, String)> = None;
         match &entity {
             None => {
-                // Catalog-wide: only where the API allows a query with no anchor.
-                let (request, dataset) = match kind {
-                    Kind::Eqtl | Kind::Sqtl if filters.tissue.is_some() => {
-                        (Request::new(Endpoint::VariantsGenes), VARIANT_GENES)
-                    }
-                    Kind::ElementGene if method.is_some() => (
-                        Request::new(Endpoint::GenesGenomicElements),
-                        dataset(Endpoint::GenesGenomicElements, EntityKind::Gene),
-                    ),
-                    _ => {
-                        return Err(ApiError::invalid_input(
-                            format!(
-                                "'{}' needs an entity_id: {}.",
-                                kind.as_str(),
-                                kind.anchors()
-                            ),
-                            "Catalog-wide queries work for 'eqtl'/'sqtl' with a tissue (e.g. \
-                             'liver') and for 'element_gene' with a method.",
-                            args.kind.clone(),
-                        ));
-                    }
-                };
-                let query = Query::new(
-                    request,
-                    Rows::Edges(dataset),
-                    kind,
-                    method.as_deref(),
-                    &filters,
-                    true,
-                )?;
-                notes.push(
-                    "Catalog-wide query: the tissue is matched by the catalog as written \
-                     (exact names such as 'liver'); results are the first rows it returns."
-                        .to_owned(),
-                );
+                // No anchor: sent wherever the spec says the endpoint answers these filters.
+                let query = catalog_wide::query(kind, method.as_deref(), &filters, &args.kind)?;
+                notes.push(format!(
+                    "No entity: the catalog's first rows of /{} for these filters are ranked \
+                     (a tissue is matched by the catalog, exact names first, and checked here \
+                     as contained text).",
+                    query.request.path()
+                ));
                 queries.push(query);
             }
             Some(raw) if kind == Kind::CodingVariantEffect && protein_change(raw).is_some() => {
@@ -961,10 +605,13 @@ impl IgvfServer {
                     });
                     if term {
                         let term_id = subject.id.clone().unwrap_or_else(|| id.value());
-                        let (terms, note) = term_and_children(client, &term_id).await;
-                        notes.extend(note);
+                        let expansion = terms::expand(client, &term_id).await;
+                        // Which terms, and whether the children were cut, go in the notes:
+                        // each row's source entity names the term it came from.
+                        notes.extend(expansion.note.clone());
+                        let terms = expansion.terms;
                         if by_gene(kind) {
-                            let (genes, more) = genes_of_terms(client, &terms).await?;
+                            let (genes, more) = terms::genes_of_terms(client, &terms).await?;
                             if genes.is_empty() {
                                 notes.push(
                                     "The catalog associates no gene with the term or its children."
@@ -1099,7 +746,23 @@ impl IgvfServer {
             }
         }
         let matched = all.len();
-        all.truncate(limit as usize);
+        // `limit` counts entities: the first `limit` in rank order, each with all its rows.
+        let kept = by_entity::first_entities(all, limit as usize, entity.is_some());
+        if kept.rows.len() > kept.entities || kept.matched_entities > kept.entities {
+            notes.push(format!(
+                "{} distinct entit{} matched; the first {} are returned with all their rows \
+                 ({} association(s)).",
+                kept.matched_entities,
+                if kept.matched_entities == 1 {
+                    "y"
+                } else {
+                    "ies"
+                },
+                kept.entities,
+                kept.rows.len()
+            ));
+        }
+        let all = kept.rows;
         if failed > 0 {
             notes.push(format!(
                 "{failed} of {asked} upstream queries failed (see datasets[].error); the \
@@ -1190,9 +853,12 @@ fn clinical_windows(
             MAX_WINDOWS * VARIANT_REGION_MAX_BP / 1000
         ));
     }
+    // The windows are the catalog's own coordinates, from its gene record to its
+    // `/variants/diseases`: never shown, never converted. The note is shown: 1-based.
     notes.push(format!(
-        "ClinGen variants in {chr}:{start}-{end} (the gene and 10 kb either side) whose \
-         assertion names the gene."
+        "ClinGen variants in {} (the gene and 10 kb either side) whose assertion names the \
+         gene.",
+        interval(&chr, start, end)
     ));
     // Mapped as a disease's variants: the variant is the other side.
     let d = dataset(Endpoint::DiseasesVariants, EntityKind::OntologyTerm);
@@ -1263,6 +929,13 @@ mod tests {
                 E::DiseasesVariants,
                 K::OntologyTerm,
             ),
+            (
+                Kind::DiseaseGene,
+                K::OntologyTerm,
+                E::DiseasesGenes,
+                K::OntologyTerm,
+            ),
+            (Kind::DiseaseGene, K::Gene, E::GenesDiseases, K::Gene),
         ];
         for (kind, from, endpoint, data_from) in expected {
             let d = dataset_for(kind, from).unwrap();
@@ -1281,19 +954,5 @@ mod tests {
         ] {
             assert_eq!(dataset(endpoint, from).endpoint, endpoint);
         }
-    }
-
-    #[test]
-    fn protein_changes_are_a_symbol_and_an_hgvs_p() {
-        assert_eq!(
-            protein_change("xrcc2 p.Met1Ile"),
-            Some(("XRCC2".to_owned(), "p.Met1Ile".to_owned()))
-        );
-        assert_eq!(
-            protein_change("CYP2C19:p.Ala103="),
-            Some(("CYP2C19".to_owned(), "p.Ala103=".to_owned()))
-        );
-        assert_eq!(protein_change("BRCA1"), None);
-        assert_eq!(protein_change("BRCA1 c.68_69del"), None);
     }
 }

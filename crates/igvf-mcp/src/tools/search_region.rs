@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::client::{Endpoint, Fetched, Request, VARIANT_REGION_MAX_BP};
 use crate::models::{Gene, GenomicElement, Variant};
-use crate::region::Region;
+use crate::region::{Region, interval, one_based};
 use crate::server::IgvfServer;
 use crate::tools::OrganismArg;
 
@@ -41,11 +41,9 @@ impl RegionContent {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchRegionArgs {
-    /// The region, `chromosome:start-end`: `chr1:1000000-2000000`, `1:1000000-2000000`,
-    /// `chr1:1,000,000-2,000,000`, `chrX:1M-2M`, `chr17:41.2M-41.3M`, `chr2:150kb-200kb`;
-    /// a single position (`chr1:12345`) is one base. Coordinates are the catalog's:
-    /// 0-based, half-open, GRCh38 or GRCm39 (Ensembl's 1-based `17:1000-2000` is
-    /// `chr17:999-2000`).
+    /// The region, `chromosome:start-end`, 1-based and inclusive as Ensembl and UCSC
+    /// write it (TP53: `chr17:7661779-7687538`), GRCh38 or GRCm39: also `17:1,000,000-2,000,000`,
+    /// `chrX:1M-2M`, `chr17:41.2M-41.3M`, `chr2:150kb-200kb`; `chr1:12345` is one base.
     pub region: String,
     /// What to list: any of `genes`, `variants`, `regulatory_elements` (default: all).
     /// Variants are only listed for regions of at most 10 kb (the catalog's limit).
@@ -108,9 +106,9 @@ pub struct RegionGene {
     pub symbol: Option<String>,
     /// `chr17` style (Ensembl says `17`).
     pub chromosome: Option<String>,
-    /// 0-based start (Ensembl's 1-based start is this + 1).
+    /// First base, 1-based (as Ensembl).
     pub start: Option<u64>,
-    /// Exclusive end (equals Ensembl's 1-based inclusive end).
+    /// Last base, 1-based, inclusive (as Ensembl).
     pub end: Option<u64>,
     /// `+` or `-`.
     pub strand: Option<String>,
@@ -126,7 +124,7 @@ pub struct RegionVariant {
     pub id: String,
     /// `chr17` style (Ensembl says `17`).
     pub chromosome: Option<String>,
-    /// 0-based position, as in SPDI (1-based VCF/Ensembl position is this + 1).
+    /// 1-based position, as in VCF and HGVS (the SPDI `id` keeps its own 0-based one).
     pub position: Option<u64>,
     #[serde(rename = "ref")]
     pub reference: Option<String>,
@@ -147,9 +145,9 @@ pub struct RegulatoryElement {
     pub id: String,
     /// `chr17` style (Ensembl says `17`).
     pub chromosome: Option<String>,
-    /// 0-based start (Ensembl's 1-based start is this + 1).
+    /// First base, 1-based (as Ensembl).
     pub start: Option<u64>,
-    /// Exclusive end (equals Ensembl's 1-based inclusive end).
+    /// Last base, 1-based, inclusive (as Ensembl).
     pub end: Option<u64>,
     /// E.g. `candidate cis regulatory element`.
     pub element_type: Option<String>,
@@ -165,13 +163,13 @@ pub struct RegulatoryElement {
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RegionResult {
-    /// As the catalog reads it, e.g. `chr17:41000000-42000000`.
+    /// As read, 1-based and inclusive, e.g. `chr17:7661779-7687538`.
     pub region: String,
-    /// Length in base pairs.
+    /// Length in base pairs, both ends included.
     pub span_bp: u64,
     /// `Homo sapiens` or `Mus musculus`.
     pub organism: String,
-    /// `GRCh38` or `GRCm39`; coordinates are 0-based, half-open, `chr`-prefixed.
+    /// `GRCh38` or `GRCm39`; coordinates are 1-based, inclusive, `chr`-prefixed.
     pub assembly: String,
     /// Genes overlapping the region.
     pub genes: Option<Vec<RegionGene>>,
@@ -189,9 +187,9 @@ pub struct RegionResult {
 #[tool_router(router = search_region_router, vis = "pub(crate)")]
 impl IgvfServer {
     /// List the genes, variants and regulatory elements in a genomic region, queried in
-    /// parallel. Forgiving about the region's form (`1:1M-2M`, commas, k/M suffixes,
-    /// decimals). Variants are listed for regions up to 10 kb (the catalog's limit); each
-    /// list says whether it was truncated at `limit`.
+    /// parallel. Coordinates in and out are 1-based, inclusive (as Ensembl, UCSC).
+    /// Variants are listed for regions up to 10 kb (the catalog's limit); each list says
+    /// whether it was truncated at `limit`.
     /// Example: `{"region": "chr17:41.2M-41.3M", "include": ["genes", "regulatory_elements"]}`.
     #[tool(
         title = "Search a genomic region",
@@ -233,14 +231,16 @@ impl IgvfServer {
                     region.span(),
                     region.chromosome,
                     region.start,
-                    region.start + VARIANT_REGION_MAX_BP
+                    region.start + VARIANT_REGION_MAX_BP - 1
                 ));
                 false
             };
-        let region_text = region.to_string();
+        // The one crossing into the catalog's coordinates: 1-based inclusive in,
+        // 0-based half-open out (`chr17:7661779-7687538` is asked as `…7661778-7687538`).
+        let catalog_region = region.catalog();
         let request = |endpoint| {
             Request::new(endpoint)
-                .param("region", region_text.clone())
+                .param("region", catalog_region.clone())
                 .input("region", args.region.clone())
                 .organism(organism)
         };
@@ -377,7 +377,7 @@ impl IgvfServer {
             return Err(first);
         }
         Ok(Json(RegionResult {
-            region: region_text,
+            region: region.to_string(),
             span_bp: region.span(),
             organism: organism.api_name().to_owned(),
             assembly: organism.assembly().to_owned(),
@@ -391,7 +391,8 @@ impl IgvfServer {
 }
 
 /// Records without coordinates are kept (nothing says they are outside); records that
-/// name another place are the upstream ignoring the region and are dropped.
+/// name another place are the upstream ignoring the region and are dropped. The record's
+/// coordinates are the catalog's own (0-based, half-open), compared before conversion.
 fn overlaps(region: &Region, chr: Option<&str>, start: Option<u64>, end: Option<u64>) -> bool {
     match (chr, start, end) {
         (Some(chr), Some(start), Some(end)) => region.overlaps(chr, start, end.max(start + 1)),
@@ -404,7 +405,7 @@ fn region_gene(g: Gene) -> RegionGene {
         id: g.id,
         symbol: g.name,
         chromosome: g.chr,
-        start: g.start,
+        start: g.start.map(one_based),
         end: g.end,
         strand: g.strand,
         gene_type: g.gene_type,
@@ -415,7 +416,7 @@ fn region_variant(v: Variant) -> RegionVariant {
     RegionVariant {
         id: v.spdi.clone().unwrap_or(v.id),
         chromosome: v.chr,
-        position: v.pos,
+        position: v.pos.map(one_based),
         reference: v.reference,
         alt: v.alt,
         rsids: v.rsid,
@@ -426,17 +427,16 @@ fn region_variant(v: Variant) -> RegionVariant {
 
 fn regulatory_element(e: GenomicElement) -> RegulatoryElement {
     let id = e.name.clone().unwrap_or_else(|| {
-        format!(
-            "{}:{}-{}",
+        interval(
             e.chr.as_deref().unwrap_or("?"),
             e.start.unwrap_or_default(),
-            e.end.unwrap_or_default()
+            e.end.unwrap_or_default(),
         )
     });
     RegulatoryElement {
         id,
         chromosome: e.chr,
-        start: e.start,
+        start: e.start.map(one_based),
         end: e.end,
         element_type: e.element_type,
         annotation: e.source_annotation,

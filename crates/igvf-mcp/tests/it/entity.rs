@@ -705,6 +705,9 @@ async fn a_variant_comes_with_its_summary_nearest_genes_and_containing_elements(
 
     let v = client.call_ok("igvf_get_entity", client_args).await;
 
+    // The position 1-based, the SPDI (its ID) as the catalog writes it, 0-based.
+    assert_eq!(v["position"], 3_658_948);
+    assert_eq!(v["spdi"], "NC_000020.11:3658947:A:G");
     let context = &v["variant_context"];
     assert_eq!(context["cadd_phred"], 1.044);
     assert_eq!(context["gnomad_af"], 0.229546);
@@ -717,7 +720,7 @@ async fn a_variant_comes_with_its_summary_nearest_genes_and_containing_elements(
         context["containing_elements"],
         json!([{"id": "EH38E3340000", "type": "candidate cis regulatory element",
                 "annotation": "pELS: proximal Enhancer-like signal",
-                "location": "chr20:3658800-3659100", "source": "ENCODE_SCREEN (ccREs)"}])
+                "location": "chr20:3658801-3659100", "source": "ENCODE_SCREEN (ccREs)"}])
     );
     // The look-up, then the summary and the elements at once: three requests.
     let sent = requests(&upstream).await;

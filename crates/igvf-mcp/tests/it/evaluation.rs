@@ -48,10 +48,12 @@ async fn q01_find_information_about_gene_tp53() {
 #[tokio::test]
 async fn q02_variants_on_chr16_at_position_20000000() {
     let (upstream, client) = setup().await;
+    // The region as a researcher writes it, 1-based and inclusive: the catalog is asked
+    // for it 0-based and half-open, from 19999989.
     route(
         &upstream,
         "variants",
-        &[("region", "chr16:19999990-20000010")],
+        &[("region", "chr16:19999989-20000010")],
         fixture("variants__region=chr16_19999990-20000010.json"),
     )
     .await;
@@ -64,6 +66,7 @@ async fn q02_variants_on_chr16_at_position_20000000() {
     let variants = out["variants"].as_array().unwrap();
     assert_eq!(variants.len(), 3, "{out:#}");
     assert_eq!(variants[1]["id"], "NC_000016.10:20000001:A:G");
+    assert_eq!(variants[1]["position"], 20_000_002);
     assert_eq!(requests(&upstream).await.len(), 1);
     client.close().await;
 }
@@ -419,9 +422,10 @@ async fn q10_genomic_elements_containing_rs6994300() {
         v["variant_context"]["containing_elements"][0]["id"],
         "EH38E3848787"
     );
+    // The element as the catalog stores it, [101557365, 101557713), shown 1-based.
     assert_eq!(
         v["variant_context"]["containing_elements"][0]["location"],
-        "chr8:101557365-101557713"
+        "chr8:101557366-101557713"
     );
     client.close().await;
 }

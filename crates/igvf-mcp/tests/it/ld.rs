@@ -36,7 +36,7 @@ async fn ld_partners_of_an_rsid() {
         out["ld"],
         json!([{
             "spdi": "NC_000011.10:8102410:C:G", "rsid": "rs537097834",
-            "hgvs": "NC_000011.10:g.8102411C>G", "position": 8102410,
+            "hgvs": "NC_000011.10:g.8102411C>G", "position": 8102411,
             "r2": 0.315, "d_prime": 0.608, "ancestry": "EUR"
         }])
     );
@@ -219,5 +219,43 @@ async fn an_unknown_variant_is_not_found_and_a_known_one_without_ld_is_empty() {
         .call_ok("igvf_find_ld", json!({"variant_id": "rs80357906"}))
         .await;
     assert_eq!(out["ld"], json!([]));
+    client.close().await;
+}
+
+/// `limit` counts variants: a partner the catalog lists on two rows (both orientations of
+/// the pair) is one variant, shown once with its higher r², and does not use up a place
+/// of `limit`.
+#[tokio::test]
+async fn a_partner_on_two_rows_is_one_variant() {
+    let (upstream, client) = setup().await;
+    let query = ("rs60960132", "NC_000011.10:9083634:A:T");
+    let rows = vec![
+        ld_row(0.9, ("rs1", "NC_000011.10:1:A:G"), query),
+        ld_row(0.85, query, ("rs1", "NC_000011.10:1:A:G")),
+        ld_row(0.8, ("rs2", "NC_000011.10:2:A:G"), query),
+    ];
+    Mock::given(method("GET"))
+        .and(path("/variants/variant-ld"))
+        .respond_with(Catalog::new(rows))
+        .mount(&upstream)
+        .await;
+    let out = client
+        .call_ok(
+            "igvf_find_ld",
+            json!({"variant_id": "rs60960132", "r2_threshold": 0.5, "limit": 2}),
+        )
+        .await;
+    let ld = out["ld"].as_array().unwrap();
+    let partners: Vec<(&str, f64)> = ld
+        .iter()
+        .map(|p| (p["rsid"].as_str().unwrap(), p["r2"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(partners, [("rs1", 0.9), ("rs2", 0.8)], "{out:#}");
+    assert_eq!(out["truncated"], false);
+    let notes = out["notes"].to_string();
+    assert!(
+        notes.contains("1 record(s) naming a variant already listed"),
+        "{notes}"
+    );
     client.close().await;
 }

@@ -1,5 +1,7 @@
 //! `igvf_query_associations` beyond the evaluation questions: coding-variant scores,
-//! the perturbation network, partial rankings, and the refusals that need no request.
+//! the perturbation network, partial rankings, the refusals that need no request,
+//! queries with no entity wherever the spec says the catalog answers them, a disease
+//! term's genes (children included), and `limit` counting entities, not rows.
 
 use lifesciences_core::ErrorCode;
 use serde_json::json;
@@ -103,12 +105,41 @@ async fn a_ranking_over_part_of_the_rows_says_it_is_partial() {
 async fn queries_the_api_cannot_answer_are_refused_before_any_request() {
     let (upstream, client) = setup().await;
     for (args, code, says) in [
-        (json!({"kind": "causal"}), ErrorCode::InvalidInput, "'eqtl'"),
-        (json!({"kind": "eqtl"}), ErrorCode::InvalidInput, "tissue"),
+        (
+            json!({"kind": "causal"}),
+            ErrorCode::InvalidInput,
+            "'disease_gene'",
+        ),
+        // No entity, and the endpoint's spec names no filter given: what would do.
         (
             json!({"kind": "element_gene"}),
             ErrorCode::InvalidInput,
-            "method",
+            "'method' (one of 'CRISPR screen', 'ENCODE-rE2G', 'Perturb-seq', 'scE2G')",
+        ),
+        (
+            json!({"kind": "gwas", "max_p_value": 5e-8}),
+            ErrorCode::InvalidInput,
+            "'GWAS'",
+        ),
+        (
+            json!({"kind": "coexpression", "source": "COXPRESdb"}),
+            ErrorCode::InvalidInput,
+            "Give 'entity_id': a gene",
+        ),
+        (
+            json!({"kind": "clinical", "tissue": "liver"}),
+            ErrorCode::InvalidInput,
+            "/diseases/variants answers only when one of disease_id, disease_name is set",
+        ),
+        (
+            json!({"kind": "regulatory_network", "method": "Perturb-seq"}),
+            ErrorCode::InvalidInput,
+            "regulator_gene_id",
+        ),
+        (
+            json!({"kind": "disease_gene"}),
+            ErrorCode::InvalidInput,
+            "a disease or phenotype term (its genes)",
         ),
         (
             json!({"kind": "regulatory_network", "entity_id": "rs6994300"}),
@@ -194,5 +225,292 @@ async fn a_protein_change_gets_its_own_scores() {
     assert_eq!(a["effect_size_measure"], "VAMP-seq");
     assert_eq!(a["evidence"], "protein stability");
     assert_requests_follow_the_spec(&upstream).await;
+    client.close().await;
+}
+
+/// Requests the mock received at `at`, as their query pairs without paging.
+async fn sent_to(upstream: &wiremock::MockServer, at: &str) -> Vec<Vec<(String, String)>> {
+    requests(upstream)
+        .await
+        .into_iter()
+        .filter(|(p, _)| p == at)
+        .map(|(_, q)| {
+            q.into_iter()
+                .filter(|(k, _)| k != "page" && k != "limit")
+                .collect()
+        })
+        .collect()
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
+/// `/variants/genes` answers any query with a `method` (its description: "At least one of
+/// these properties must be defined: spdi, …, method, or files_filesets"), and a QTL kind
+/// always sends its own: splicing QTLs from one source need no entity and no tissue.
+#[tokio::test]
+async fn splicing_qtls_of_one_source_need_no_entity() {
+    let (upstream, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/variants/genes"))
+        .respond_with(Catalog::fixture("variants_genes__rsid=rs1152591.json"))
+        .mount(&upstream)
+        .await;
+    let out = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "sqtl", "source": "ebi"}),
+        )
+        .await;
+    assert!(out.get("entity").is_none());
+    let a = &out["associations"][0];
+    assert_eq!(a["source_entity"]["id"], "NC_000014.9:64214129:A:G");
+    assert_eq!(a["target_entity"]["id"], "ENSG00000054654");
+    assert_eq!(a["source"], "EBI");
+    assert_eq!(out["complete"], true);
+    // Exactly the kind's method and the source, as the spec spells it.
+    assert_eq!(
+        sent_to(&upstream, "/variants/genes").await,
+        [pairs(&[("method", "spliceQTL"), ("source", "EBI")])]
+    );
+    let notes = out["notes"].to_string();
+    assert!(notes.contains("/variants/genes"), "{notes}");
+    assert_requests_follow_the_spec(&upstream).await;
+    client.close().await;
+}
+
+/// GWAS and coding-variant scores with no entity, given a method (their endpoints need a
+/// phenotype, a coding variant or a method); GWAS thresholds still go upstream.
+#[tokio::test]
+async fn gwas_and_coding_scores_need_only_a_method() {
+    let (upstream, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/phenotypes/variants"))
+        .respond_with(Catalog::fixture(
+            "phenotypes_variants__phenotype_id=MONDO_0000001.json",
+        ))
+        .mount(&upstream)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/coding-variants/phenotypes"))
+        .respond_with(Catalog::fixture(
+            "coding-variants_phenotypes__gene_name=CYP2C19_hgvsp=p.Ala103=.json",
+        ))
+        .mount(&upstream)
+        .await;
+    let gwas = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "gwas", "method": "gwas", "max_p_value": 1e-6}),
+        )
+        .await;
+    assert_eq!(
+        gwas["associations"].as_array().unwrap().len(),
+        1,
+        "{gwas:#}"
+    );
+    assert_eq!(
+        gwas["associations"][0]["target_entity"]["id"],
+        "NC_000001.11:1023572:A:G"
+    );
+    let gwas_sent = sent_to(&upstream, "/phenotypes/variants").await;
+    assert_eq!(gwas_sent.len(), 1);
+    assert_eq!(gwas_sent[0][0], ("method".to_owned(), "GWAS".to_owned()));
+    let (name, bound) = &gwas_sent[0][1];
+    assert_eq!(name, "neg_log10_pvalue");
+    let at_least: f64 = bound.strip_prefix("gte:").unwrap().parse().unwrap();
+    assert!((at_least - 6.0).abs() < 1e-9, "{bound}");
+    let scores = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "coding_variant_effect", "method": "VAMP-seq"}),
+        )
+        .await;
+    assert_eq!(
+        scores["associations"][0]["target_entity"]["id"],
+        "NC_000010.11:94775197:T:G"
+    );
+    assert_eq!(
+        sent_to(&upstream, "/coding-variants/phenotypes").await,
+        [pairs(&[("method", "VAMP-seq")])]
+    );
+    assert_requests_follow_the_spec(&upstream).await;
+    client.close().await;
+}
+
+/// A disease term's genes: the term and each child term asked at `/diseases/genes`, a
+/// gene associated with two of them counted once, with both rows; the result names the
+/// terms covered.
+#[tokio::test]
+async fn a_disease_term_s_genes_include_its_children() {
+    let (upstream, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/ontology-terms/MONDO_0007915/children"))
+        .respond_with(fixture("ontology-terms_MONDO_0007915_children.json"))
+        .mount(&upstream)
+        .await;
+    let row = |term: &str, gene: &str, symbol: &str, source: &str| {
+        json!({"term_name": "placeholder", "gene_symbol": symbol,
+               "association_type": "Disease-causing germline mutation(s) in",
+               "source": source, "gene": format!("genes/{gene}"),
+               "disease": format!("ontology_terms/{term}"), "name": "associated with"})
+    };
+    for (term, rows) in [
+        (
+            "MONDO_0007915",
+            vec![row("MONDO_0007915", "ENSG00000012048", "BRCA1", "Orphanet")],
+        ),
+        (
+            "MONDO_0000001",
+            vec![
+                row("MONDO_0000001", "ENSG00000141510", "TP53", "GenCC"),
+                row("MONDO_0000001", "ENSG00000012048", "BRCA1", "GenCC"),
+            ],
+        ),
+        ("MONDO_0000002", vec![]),
+    ] {
+        Mock::given(method("GET"))
+            .and(path("/diseases/genes"))
+            .and(query_param("disease_id", term))
+            .respond_with(Catalog::new(rows))
+            .mount(&upstream)
+            .await;
+    }
+    let out = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "disease_gene", "entity_id": "MONDO:0007915", "limit": 1}),
+        )
+        .await;
+    assert_eq!(out["kind"], "disease_gene");
+    assert!(
+        out["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("the term and 2 direct child term(s)"),
+        "{out:#}"
+    );
+    // limit 1: one gene, BRCA1, with its rows from the term and from its child.
+    let a = out["associations"].as_array().unwrap();
+    let rows: Vec<(&str, &str)> = a
+        .iter()
+        .map(|x| {
+            (
+                x["source_entity"]["id"].as_str().unwrap(),
+                x["target_entity"]["id"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("MONDO:0007915", "ENSG00000012048"),
+            ("MONDO:0000001", "ENSG00000012048")
+        ]
+    );
+    assert_eq!(a[0]["target_entity"]["name"], "BRCA1");
+    assert_eq!(out["matched"], 3);
+    let notes = out["notes"].to_string();
+    assert!(notes.contains("2 distinct entities matched"), "{notes}");
+    // The term and each child, asked at once (so in any order).
+    let mut asked = sent_to(&upstream, "/diseases/genes").await;
+    asked.sort();
+    assert_eq!(
+        asked,
+        [
+            pairs(&[("disease_id", "MONDO_0000001")]),
+            pairs(&[("disease_id", "MONDO_0000002")]),
+            pairs(&[("disease_id", "MONDO_0007915")]),
+        ]
+    );
+    // From the gene's side: its diseases.
+    route(
+        &upstream,
+        "genes/diseases",
+        &[("gene_id", "ENSG00000141510"), ("source", "Orphanet")],
+        fixture("diseases_genes__disease_id=Orphanet_101435.json"),
+    )
+    .await;
+    let out = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "disease_gene", "entity_id": "ENSG00000141510", "source": "orphanet"}),
+        )
+        .await;
+    // The row of another gene the upstream sent is not TP53's.
+    assert_eq!(out["associations"].as_array().unwrap().len(), 1, "{out:#}");
+    assert_eq!(
+        out["associations"][0]["target_entity"]["id"],
+        "Orphanet:101435"
+    );
+    assert_requests_follow_the_spec(&upstream).await;
+    client.close().await;
+}
+
+/// `limit` counts variants: BRCA1's first variant carries two ClinGen assertions, and
+/// five variants come back with all six of their rows (not five rows of four variants).
+#[tokio::test]
+async fn limit_counts_variants_and_keeps_each_variant_s_rows() {
+    let (upstream, client) = setup().await;
+    route(
+        &upstream,
+        "genes",
+        &[("name", "BRCA1")],
+        fixture("genes__name=BRCA1.json"),
+    )
+    .await;
+    let mut rows = crate::fixtures()
+        .json("variants_diseases__region=BRCA1_span.json")
+        .as_array()
+        .unwrap()
+        .clone();
+    let mut second = rows[0].clone();
+    second["disease"] = json!("ontology_terms/MONDO_0007254");
+    second["assertion"] = json!("Uncertain Significance");
+    rows.insert(1, second);
+    Mock::given(method("GET"))
+        .and(path("/variants/diseases"))
+        .and(query_param("region", "chr17:43034294-43044294"))
+        .respond_with(Catalog::new(rows))
+        .mount(&upstream)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/variants/diseases"))
+        .respond_with(empty())
+        .with_priority(10)
+        .mount(&upstream)
+        .await;
+    let out = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "clinical", "entity_id": "BRCA1", "limit": 5}),
+        )
+        .await;
+    let targets: Vec<&str> = out["associations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["target_entity"]["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            "NC_000017.11:43041892:A:T",
+            "NC_000017.11:43041892:A:T",
+            "NC_000017.11:43050670:G:A",
+            "NC_000017.11:43077839:G:A",
+            "NC_000017.11:43092918:G:A",
+            "NC_000017.11:43119276:AAAAAAAAAAAA:AAAAAAAAAAA",
+        ]
+    );
+    assert_eq!(out["associations"][1]["evidence"], "Uncertain Significance");
+    assert_eq!(out["matched"], 6);
+    // The searched span, shown 1-based: the gene's catalog start 43044294 minus 10 kb,
+    // plus one.
+    let notes = out["notes"].to_string();
+    assert!(notes.contains("chr17:43034295-43135364"), "{notes}");
     client.close().await;
 }

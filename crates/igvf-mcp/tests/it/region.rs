@@ -1,5 +1,7 @@
 //! `igvf_search_region`: a 1 Mb region (chr17:41M-42M), parallel queries, the variants
-//! region cap, truncation notes, the outside-the-region guard, malformed regions.
+//! region cap, truncation notes, the outside-the-region guard, malformed regions, and the
+//! coordinate conversion: regions are read 1-based and inclusive and sent to the catalog
+//! 0-based and half-open (`start - 1` to `end`); positions come back 1-based.
 
 use std::time::Duration;
 
@@ -16,7 +18,8 @@ use crate::{
 #[tokio::test]
 async fn a_megabase_region_lists_genes_and_elements_and_says_why_not_variants() {
     let (upstream, client) = setup().await;
-    let region = "chr17:41000000-42000000";
+    // 41M-42M, 1-based and inclusive, is the catalog's [40999999, 42000000).
+    let region = "chr17:40999999-42000000";
     route(
         &upstream,
         "genes",
@@ -34,8 +37,8 @@ async fn a_megabase_region_lists_genes_and_elements_and_says_why_not_variants() 
     let out = client
         .call_ok("igvf_search_region", json!({"region": "chr17:41M-42M"}))
         .await;
-    assert_eq!(out["region"], region);
-    assert_eq!(out["span_bp"], 1_000_000);
+    assert_eq!(out["region"], "chr17:41000000-42000000");
+    assert_eq!(out["span_bp"], 1_000_001);
     assert_eq!(out["organism"], "Homo sapiens");
     let symbols: Vec<&str> = out["genes"]
         .as_array()
@@ -55,7 +58,8 @@ async fn a_megabase_region_lists_genes_and_elements_and_says_why_not_variants() 
         notes.contains("variants: not searched") && notes.contains("10 kb"),
         "{notes}"
     );
-    assert!(notes.contains("chr17:41000000-41010000"), "{notes}");
+    // A 10 kb sub-region to ask instead, 1-based as everything the tool shows.
+    assert!(notes.contains("chr17:41000000-41009999"), "{notes}");
     // The variants endpoint was never asked for a megabase.
     let sent = requests(&upstream).await;
     assert!(sent.iter().all(|(p, _)| p != "/variants"), "{sent:?}");
@@ -106,7 +110,7 @@ async fn a_small_region_lists_its_variants() {
     route(
         &upstream,
         "variants",
-        &[("region", "chr1:975000-976000")],
+        &[("region", "chr1:974999-976000")],
         fixture("variants__region=chr1_975000-976000.json"),
     )
     .await;
@@ -114,7 +118,7 @@ async fn a_small_region_lists_its_variants() {
     no_rows(
         &upstream,
         &["genes", "genomic-elements"],
-        &[("region", "chr1:975000-976000")],
+        &[("region", "chr1:974999-976000")],
     )
     .await;
     let out = client
@@ -122,7 +126,9 @@ async fn a_small_region_lists_its_variants() {
         .await;
     let variants = out["variants"].as_array().unwrap();
     assert_eq!(variants.len(), 1);
+    // The SPDI as the catalog writes it (0-based 975028); the position 1-based.
     assert_eq!(variants[0]["id"], "NC_000001.11:975028:T:C");
+    assert_eq!(variants[0]["position"], 975_029);
     assert_eq!(variants[0]["rsids"], json!(["rs28536514"]));
     assert_eq!(out["truncated"]["variants"], false);
     client.close().await;
@@ -134,7 +140,7 @@ async fn regulatory_elements_are_mapped() {
     route(
         &upstream,
         "genomic-elements",
-        &[("region", "chr1:1157520-1158189")],
+        &[("region", "chr1:1157519-1158189")],
         fixture("genomic-elements__region=chr1_1157520-1158189.json"),
     )
     .await;
@@ -147,7 +153,7 @@ async fn regulatory_elements_are_mapped() {
     assert_eq!(
         out["regulatory_elements"][0],
         json!({
-            "id": "EH38E2777055", "chromosome": "chr1", "start": 1157436, "end": 1157782,
+            "id": "EH38E2777055", "chromosome": "chr1", "start": 1157437, "end": 1157782,
             "element_type": "candidate cis regulatory element",
             "annotation": "dELS: distal Enhancer-like signal", "source": "ENCODE"
         })
@@ -218,7 +224,7 @@ async fn mouse_regions_ask_for_mouse_data() {
     route(
         &upstream,
         "genes",
-        &[("region", "chr19:1000-2000"), ("organism", "Mus musculus")],
+        &[("region", "chr19:999-2000"), ("organism", "Mus musculus")],
         empty(),
     )
     .await;
@@ -264,7 +270,11 @@ async fn malformed_regions_and_limits_are_invalid_input_before_any_request() {
     );
     assert_eq!(e.invalid_input.as_deref(), Some("chr1-1000-2000"));
     for (args, needle) in [
-        (json!({"region": "chr1:2000-1000"}), "must be less than"),
+        (
+            json!({"region": "chr1:2000-1000"}),
+            "must not be past the end",
+        ),
+        (json!({"region": "chr1:0-1000"}), "1-based"),
         (json!({"region": "chr23:1-2"}), "Invalid chromosome"),
         (json!({"region": "chr1:1.5-2"}), "is not a position"),
         (
@@ -297,7 +307,7 @@ async fn malformed_regions_and_limits_are_invalid_input_before_any_request() {
 #[tokio::test]
 async fn one_failing_list_is_a_note_and_only_all_failing_is_an_error() {
     let (upstream, client) = setup().await;
-    let region = "chr17:41000000-42000000";
+    let region = "chr17:40999999-42000000";
     route(&upstream, "genes", &[], ResponseTemplate::new(500)).await;
     route(
         &upstream,
@@ -365,5 +375,68 @@ async fn positions_past_every_chromosome_are_invalid_input_not_a_panic() {
         assert!(e.message.contains("beyond the end"), "{}", e.message);
     }
     assert!(requests(&upstream).await.is_empty());
+    client.close().await;
+}
+
+/// TP53 as Ensembl and UCSC write it (`ensembl_get_gene`: 17, 7661779-7687538): the
+/// catalog is asked for `start - 1` to `end`, and its gene (stored 0-based, start
+/// 7661778) comes back with Ensembl's own numbers; a one-base region is the catalog's
+/// interval of length one, and its variant comes back at that base.
+#[tokio::test]
+async fn a_1_based_region_reaches_the_catalog_0_based_and_positions_come_back_1_based() {
+    let (upstream, client) = setup().await;
+    route(
+        &upstream,
+        "genes",
+        &[("region", "chr17:7661778-7687538")],
+        fixture("genes__name=TP53.json"),
+    )
+    .await;
+    let out = client
+        .call_ok(
+            "igvf_search_region",
+            json!({"region": "17:7,661,779-7,687,538", "include": ["genes"]}),
+        )
+        .await;
+    assert_eq!(out["region"], "chr17:7661779-7687538");
+    assert_eq!(out["span_bp"], 25_760);
+    assert_eq!(out["genes"][0]["symbol"], "TP53");
+    assert_eq!(out["genes"][0]["start"], 7_661_779);
+    assert_eq!(out["genes"][0]["end"], 7_687_538);
+    // One base: chr16:20000002 (1-based) is the SPDI position 20000001.
+    route(
+        &upstream,
+        "variants",
+        &[("region", "chr16:20000001-20000002")],
+        fixture("variants__region=chr16_19999990-20000010.json"),
+    )
+    .await;
+    let out = client
+        .call_ok(
+            "igvf_search_region",
+            json!({"region": "chr16:20000002", "include": ["variants"]}),
+        )
+        .await;
+    assert_eq!(out["region"], "chr16:20000002-20000002");
+    assert_eq!(out["span_bp"], 1);
+    // The fixture's other two variants lie outside that base and are left out.
+    let variants = out["variants"].as_array().unwrap();
+    assert_eq!(variants.len(), 1, "{out:#}");
+    assert_eq!(variants[0]["id"], "NC_000016.10:20000001:A:G");
+    assert_eq!(variants[0]["position"], 20_000_002);
+    let sent = requests(&upstream).await;
+    let regions: Vec<&str> = sent
+        .iter()
+        .flat_map(|(_, q)| {
+            q.iter()
+                .filter(|(k, _)| k == "region")
+                .map(|(_, v)| v.as_str())
+        })
+        .collect();
+    assert_eq!(
+        regions,
+        ["chr17:7661778-7687538", "chr16:20000001-20000002"]
+    );
+    assert_requests_follow_the_spec(&upstream).await;
     client.close().await;
 }

@@ -15,7 +15,8 @@ use crate::{empty, fixture, fixtures, route, setup};
 async fn every_tool_answers_strict_clients_on_success_and_on_error() {
     let (upstream, client) = setup().await;
     let tp53 = "ENSG00000141510";
-    let megabase = "chr17:41000000-42000000";
+    // chr17:41M-42M and chr1:975k-976k (1-based) as the catalog is asked for them.
+    let megabase = "chr17:40999999-42000000";
     for (at, query, response) in [
         // igvf_get_entity: BRCA1 by symbol; a gene ID the catalog does not know (its 404).
         (
@@ -55,7 +56,7 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
         ("genomic-elements", vec![("region", megabase)], empty()),
         (
             "genes",
-            vec![("region", "chr1:975000-976000")],
+            vec![("region", "chr1:974999-976000")],
             ResponseTemplate::new(500),
         ),
         // igvf_find_associations: TP53's regulatory edges; its clinical ones are refused
@@ -137,7 +138,7 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
         (
             "igvf_query_associations",
             json!({"kind": "coexpression", "entity_id": "ENSG00000012048", "limit": 3}),
-            json!({"kind": "eqtl"}),
+            json!({"kind": "coexpression"}),
             ErrorCode::InvalidInput,
         ),
     ];
