@@ -35,7 +35,8 @@ fn empty(at: &str) -> Mock {
 }
 
 pub(crate) fn script() -> Script {
-    let region = "chr17:41000000-42000000";
+    // chr17:41M-42M (1-based, inclusive) as igvf-mcp asks the catalog: 0-based, half-open.
+    let region = "chr17:40999999-42000000";
     let tp53 = "ENSG00000141510";
     Script {
         upstreams: vec![("IGVF_CATALOG_API_URL", "/igvf")],

@@ -7,6 +7,7 @@
 )]
 
 mod map_ids;
+mod regions;
 mod server;
 
 use lifesciences_core::McpServer;
