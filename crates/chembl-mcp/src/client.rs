@@ -25,8 +25,8 @@ use serde_json::json;
 use crate::ids::ChemblId;
 use crate::models::{
     Activity, ActivityPage, ChemblErrorBody, ChemblIdLookup, IndicationPage, Mechanism,
-    MechanismPage, Molecule, MoleculePage, Target, TargetPage, UniChemAnswer, UniChemSource,
-    WarningPage,
+    MechanismPage, Molecule, MoleculePage, OfDrug, Target, TargetPage, UniChemAnswer,
+    UniChemSource, WarningPage,
 };
 
 /// ChEMBL's data web services: 10 requests/s and 10 in flight, the standard retries;
@@ -268,48 +268,50 @@ impl ChemblClient {
         ))
     }
 
-    /// Mechanisms of action of `molecule_ids` (parents: mechanisms are assumed curated
-    /// against the parent molecule, docs/sources/chembl.md):
-    /// `GET /mechanism.json?molecule_chembl_id=` for one, `molecule_chembl_id__in=` for
-    /// several, pages of 1000 followed to the end.
-    pub(crate) async fn mechanisms(
+    /// Mechanisms of action of every form of the drugs `parent_ids` (the parents, and
+    /// each parent's salts and hydrates): `GET /mechanism.json?parent_molecule_chembl_id=`
+    /// for one, `parent_molecule_chembl_id__in=` for several, pages of 1000 followed to
+    /// the end. ChEMBL files a mechanism under one form, usually the parent but not always
+    /// (lisinopril's is under its dihydrate); each record also names that form's parent,
+    /// and the filter on it is declared `ALL` (every lookup, `__in` included) for the
+    /// mechanism resource in ChEMBL's web-service code (`resources/mechanism.py` of
+    /// https://github.com/chembl/chembl_webservices_py3). Each record's
+    /// `molecule_chembl_id` says which form it is filed under.
+    pub(crate) async fn mechanisms_of(
         &self,
-        molecule_ids: &[String],
+        parent_ids: &[String],
     ) -> Result<Vec<Mechanism>, ApiError> {
-        let chunks = molecule_ids
-            .chunks(IDS_PER_REQUEST)
-            .map(|chunk| async move {
-                let joined = chunk.join(",");
-                let filter = if chunk.len() == 1 {
-                    "molecule_chembl_id"
-                } else {
-                    "molecule_chembl_id__in"
-                };
-                let mut all = Vec::new();
-                for page in 0..MAX_PAGES {
-                    let offset = (page * u64::from(MAX_LIMIT)).to_string();
-                    let limit = MAX_LIMIT.to_string();
-                    let params = [
-                        (filter, joined.as_str()),
-                        ("limit", &limit),
-                        ("offset", &offset),
-                    ];
-                    let answer: MechanismPage =
-                        self.http.get_json("mechanism.json", &params).await?;
-                    let got = answer.mechanisms.len();
-                    all.extend(answer.mechanisms);
-                    let total = answer.page_meta.and_then(|m| m.total());
-                    if got == 0 || total.is_none_or(|t| all.len() as u64 >= t) {
-                        break;
-                    }
+        let chunks = parent_ids.chunks(IDS_PER_REQUEST).map(|chunk| async move {
+            let joined = chunk.join(",");
+            let filter = if chunk.len() == 1 {
+                "parent_molecule_chembl_id"
+            } else {
+                "parent_molecule_chembl_id__in"
+            };
+            let mut all = Vec::new();
+            for page in 0..MAX_PAGES {
+                let offset = (page * u64::from(MAX_LIMIT)).to_string();
+                let limit = MAX_LIMIT.to_string();
+                let params = [
+                    (filter, joined.as_str()),
+                    ("limit", &limit),
+                    ("offset", &offset),
+                ];
+                let answer: MechanismPage = self.http.get_json("mechanism.json", &params).await?;
+                let got = answer.mechanisms.len();
+                all.extend(answer.mechanisms);
+                let total = answer.page_meta.and_then(|m| m.total());
+                if got == 0 || total.is_none_or(|t| all.len() as u64 >= t) {
+                    break;
                 }
-                Ok::<_, ApiError>(all)
-            });
+            }
+            Ok::<_, ApiError>(all)
+        });
         let pages = try_join_all(chunks).await?;
         Ok(only_requested(
             pages.into_iter().flatten(),
-            molecule_ids,
-            |m: &Mechanism| m.molecule_chembl_id.as_deref(),
+            parent_ids,
+            |m: &Mechanism| m.family(),
         ))
     }
 
@@ -360,48 +362,49 @@ pub(crate) struct Listed<T> {
 }
 
 impl ChemblClient {
-    /// `GET /drug_indication.json?molecule_chembl_id__in=…&limit=1000`: the indications
-    /// of the molecules (a salt and its parent), one page.
+    /// `GET /drug_indication.json?parent_molecule_chembl_id=…&limit=1000`: the
+    /// indications of a drug in every form, one page. The filter is declared `ALL` for the
+    /// drug-indication resource in ChEMBL's web-service code (`resources/indication.py`).
     pub(crate) async fn indications(
         &self,
-        molecule_ids: &[String],
+        parent_id: &str,
     ) -> Result<Listed<crate::models::Indication>, ApiError> {
-        let page: IndicationPage = self.of_forms("drug_indication.json", molecule_ids).await?;
+        let page: IndicationPage = self.of_parent("drug_indication.json", parent_id).await?;
         Ok(Listed {
             total: page.page_meta.and_then(|m| m.total()),
-            records: only_requested(page.drug_indications, molecule_ids, |i| {
-                i.molecule_chembl_id.as_deref()
+            records: only_requested(page.drug_indications, &[parent_id.to_owned()], |i| {
+                i.family()
             }),
         })
     }
 
-    /// `GET /drug_warning.json?molecule_chembl_id__in=…&limit=1000`: boxed warnings and
-    /// withdrawals of the molecules, one page.
+    /// `GET /drug_warning.json?parent_molecule_chembl_id=…&limit=1000`: boxed warnings and
+    /// withdrawals of a drug in every form, one page. The resource is newer than the
+    /// web-service code read here (ChEMBL 28); ChEMBL's curators give this filter as the
+    /// way to ask for a parent's warnings ("the query to `/drug_warning` for the parent",
+    /// https://github.com/opentargets/issues/issues/1419, 2021).
     pub(crate) async fn warnings(
         &self,
-        molecule_ids: &[String],
+        parent_id: &str,
     ) -> Result<Listed<crate::models::DrugWarning>, ApiError> {
-        let page: WarningPage = self.of_forms("drug_warning.json", molecule_ids).await?;
+        let page: WarningPage = self.of_parent("drug_warning.json", parent_id).await?;
         Ok(Listed {
             total: page.page_meta.and_then(|m| m.total()),
-            records: only_requested(page.drug_warnings, molecule_ids, |w| {
-                w.molecule_chembl_id.as_deref()
-            }),
+            records: only_requested(page.drug_warnings, &[parent_id.to_owned()], |w| w.family()),
         })
     }
 
-    /// One page of 1000 of a list filtered by `molecule_chembl_id__in`.
-    async fn of_forms<T: lifesciences_core::Answer>(
+    /// One page of 1000 of a list filtered by `parent_molecule_chembl_id`.
+    async fn of_parent<T: lifesciences_core::Answer>(
         &self,
         path: &str,
-        molecule_ids: &[String],
+        parent_id: &str,
     ) -> Result<T, ApiError> {
-        let joined = molecule_ids.join(",");
         let limit = MAX_LIMIT.to_string();
         self.http
             .get_json(
                 path,
-                &[("molecule_chembl_id__in", &joined), ("limit", &limit)],
+                &[("parent_molecule_chembl_id", parent_id), ("limit", &limit)],
             )
             .await
     }

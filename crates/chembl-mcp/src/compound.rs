@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::client::{ChemblClient, UniChemClient, UniChemLinks};
 use crate::ids::ChemblId;
-use crate::models::{Mechanism, Molecule, UniChemSource};
+use crate::models::{Mechanism, Molecule, OfDrug, UniChemSource};
 use crate::progress::Progress;
 
 /// A ChEMBL compound. Slim records carry only `id`, `name` and `molecular_formula`.
@@ -50,8 +50,7 @@ pub struct Compound {
     pub molecule_type: Option<String>,
     /// `MOL` (has a structure), `SEQ` (biologic, defined by sequence) or `NONE`.
     pub structure_type: Option<String>,
-    /// For salts and other forms: the parent compound's CURIE, whose mechanisms and
-    /// targets this record's `uniprot` cross-references come from.
+    /// For salts and other forms: the parent compound's CURIE.
     pub parent_id: Option<String>,
     /// Year of first approval.
     pub first_approval: Option<u32>,
@@ -60,7 +59,8 @@ pub struct Compound {
     /// ATC level-5 codes, sorted, e.g. `B01AC06`.
     pub atc_codes: Option<Vec<String>>,
     /// The same compound elsewhere: `chembl`; `pubchem_substance` (PubChem SIDs, from
-    /// ChEMBL); `uniprot` (targets of its mechanisms of action); `drugbank`, `pdb`
+    /// ChEMBL); `uniprot` (targets of the mechanisms of action of its parent and every
+    /// salt and other form of it); `drugbank`, `pdb`
     /// (ligand code), `kegg`, `iuphar` and `pubchem_compound` (CID), from UniChem (for a
     /// salt UniChem has nothing on, those of its parent), omitted when UniChem is
     /// unavailable. Lists hold at most 25 values (see `cross_reference_counts`).
@@ -263,7 +263,7 @@ fn unichem_key(source: &UniChemSource) -> Option<XrefKey> {
 
 /// `full` with every list cut to its first [`LIST_MAX`] values, and the full count of
 /// each list that was cut.
-fn capped(full: &CrossReferences) -> (CrossReferences, BTreeMap<String, u32>) {
+pub(crate) fn capped(full: &CrossReferences) -> (CrossReferences, BTreeMap<String, u32>) {
     let mut kept = CrossReferences::new();
     let mut counts = BTreeMap::new();
     for key in XrefKey::all() {
@@ -282,40 +282,35 @@ fn capped(full: &CrossReferences) -> (CrossReferences, BTreeMap<String, u32>) {
 /// What a full record adds to the molecule: its targets' accessions and UniChem's links.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Extras {
-    /// UniProt accessions of the targets of the mechanisms of the compound and its parent.
+    /// UniProt accessions of the targets of the mechanisms filed under the compound's
+    /// parent or any form of it.
     pub uniprot: Vec<String>,
     /// UniChem's source records (its parent's for a salt UniChem has nothing on; empty
     /// when UniChem failed or is paused).
     pub unichem: Vec<UniChemSource>,
 }
 
-/// Fetch the extras of full records: mechanisms of every parent in one request, their
-/// targets in one request, and UniChem per compound (it has no batch form), all at once.
-/// UniChem is optional: a failure leaves the record without its keys, and an outage
-/// pauses UniChem server-wide (see `UniChemClient::sources_of`), so compounds not yet
-/// looked up skip it. ChEMBL failures fail the call. `progress` advances by one per
-/// compound finished.
+/// Fetch the extras of full records: the mechanisms of every drug, by parent, in one
+/// request (each filed under the parent or one of its salts), their targets in one
+/// request, and UniChem per compound (it has no batch form), all at once. UniChem is
+/// optional: a failure leaves the record without its keys, and an outage pauses UniChem
+/// server-wide (see `UniChemClient::sources_of`), so compounds not yet looked up skip
+/// it. ChEMBL failures fail the call. `progress` advances by one per compound finished.
 pub(crate) async fn fetch_extras(
     chembl: &ChemblClient,
     unichem: &UniChemClient,
     molecules: &[&Molecule],
     progress: &Progress,
 ) -> Result<HashMap<String, Extras>, ApiError> {
-    // Mechanisms of both forms: mostly curated against the parent, but some only
-    // against a salt (lisinopril's under its dihydrate, per a published report of live
-    // calls).
     let accessions = async {
-        let mut forms: Vec<String> = Vec::new();
+        let mut parents: Vec<String> = Vec::new();
         for m in molecules {
             let parent = m.parent_chembl_id().to_ascii_uppercase();
-            let own = m.molecule_chembl_id.to_ascii_uppercase();
-            for form in [parent, own] {
-                if !forms.contains(&form) {
-                    forms.push(form);
-                }
+            if !parents.contains(&parent) {
+                parents.push(parent);
             }
         }
-        uniprot_by_parent(chembl, &forms).await
+        uniprot_by_parent(chembl, &parents).await
     };
     // No more UniChem lookups in flight than UniChem's own concurrency cap: a lookup that
     // has not started yet can still see that UniChem is paused and skip it.
@@ -350,7 +345,7 @@ pub(crate) async fn fetch_extras(
             let id = m.molecule_chembl_id.to_ascii_uppercase();
             let parent = m.parent_chembl_id().to_ascii_uppercase();
             let extras = Extras {
-                uniprot: accessions_of_forms(&accessions, &parent, &id),
+                uniprot: accessions.get(&parent).cloned().unwrap_or_default(),
                 unichem: links.remove(&id).unwrap_or_default(),
             };
             (id, extras)
@@ -358,13 +353,15 @@ pub(crate) async fn fetch_extras(
         .collect())
 }
 
-/// One compound's molecule and extras, for `chembl_get_compound`. What needs only the ID
-/// (its own mechanisms, its UniChem records) is asked alongside the molecule instead of
-/// after it, so a parent compound (most look-ups) costs two round trips (molecule,
-/// mechanisms and UniChem at once, then the targets) instead of three. A salt or other
-/// form costs one request more than [`fetch_extras`] would send: its parent's mechanisms,
-/// asked once the molecule names the parent. `None`: ChEMBL has no such molecule (the
-/// answers sent alongside are then ignored).
+/// One compound's molecule and extras, for `chembl_get_compound`. Mechanisms are asked
+/// by parent (`parent_molecule_chembl_id`), which covers the parent and all its salts in
+/// one request. The ID asked for is taken to be a parent (most look-ups are), so its
+/// mechanisms and UniChem records are asked alongside the molecule: a parent costs two
+/// round trips (molecule, mechanisms and UniChem at once, then the targets). A salt or
+/// other form costs one request more: its parent's mechanisms, asked once the molecule
+/// names the parent (the answer sent alongside is then empty: no molecule has a salt
+/// as its parent). `None`: ChEMBL has no such molecule (the answers sent alongside are
+/// then ignored).
 pub(crate) async fn fetch_one(
     chembl: &ChemblClient,
     unichem: &UniChemClient,
@@ -382,7 +379,7 @@ pub(crate) async fn fetch_one(
     };
     let alongside = async {
         Ok(futures::join!(
-            chembl.mechanisms(std::slice::from_ref(&own)),
+            chembl.mechanisms_of(std::slice::from_ref(&own)),
             unichem.sources_of(&own),
         ))
     };
@@ -395,37 +392,26 @@ pub(crate) async fn fetch_one(
     let mut mechanisms = own_mechanisms?;
     let accessions = async {
         if parent != own {
-            mechanisms.extend(chembl.mechanisms(std::slice::from_ref(&parent)).await?);
+            mechanisms.extend(chembl.mechanisms_of(std::slice::from_ref(&parent)).await?);
         }
         accessions_of_mechanisms(chembl, &mechanisms).await
     };
     let links = unichem_fallback(unichem, own_links, &own, &parent);
     let (accessions, unichem) = futures::join!(accessions, links);
-    let extras = Extras {
-        uniprot: accessions_of_forms(&accessions?, &parent, &own),
-        unichem,
-    };
+    let mut accessions = accessions?;
+    let mut uniprot = accessions.remove(&parent).unwrap_or_default();
+    // Anything the request sent alongside found for the ID itself, after the parent's.
+    for a in accessions.remove(&own).into_iter().flatten() {
+        if !uniprot.contains(&a) {
+            uniprot.push(a);
+        }
+    }
+    let extras = Extras { uniprot, unichem };
     Ok(Some((molecule, extras)))
 }
 
-/// The accessions of a compound: its parent's first, then those curated only for the
-/// form itself.
-fn accessions_of_forms(
-    accessions: &HashMap<String, Vec<String>>,
-    parent: &str,
-    own: &str,
-) -> Vec<String> {
-    let mut uniprot: Vec<String> = accessions.get(parent).cloned().unwrap_or_default();
-    for a in accessions.get(own).into_iter().flatten() {
-        if !uniprot.contains(a) {
-            uniprot.push(a.clone());
-        }
-    }
-    uniprot
-}
-
-/// UniProt accessions per parent: mechanisms → targets → components, skipping
-/// components without an accession (RNA and other non-proteins).
+/// UniProt accessions per parent: mechanisms of every form → targets → components,
+/// skipping components without an accession (RNA and other non-proteins).
 async fn uniprot_by_parent(
     chembl: &ChemblClient,
     parents: &[String],
@@ -433,12 +419,12 @@ async fn uniprot_by_parent(
     if parents.is_empty() {
         return Ok(HashMap::new());
     }
-    let mechanisms = chembl.mechanisms(parents).await?;
+    let mechanisms = chembl.mechanisms_of(parents).await?;
     accessions_of_mechanisms(chembl, &mechanisms).await
 }
 
-/// UniProt accessions per molecule of `mechanisms`: their targets (one request) →
-/// components.
+/// UniProt accessions per parent (the drug each mechanism belongs to, whichever form it
+/// is filed under): their targets (one request) → components.
 async fn accessions_of_mechanisms(
     chembl: &ChemblClient,
     mechanisms: &[Mechanism],
@@ -446,13 +432,11 @@ async fn accessions_of_mechanisms(
     let mut targets_of: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut all_targets: Vec<String> = Vec::new();
     for mechanism in mechanisms {
-        let (Some(molecule), Some(target)) =
-            (&mechanism.molecule_chembl_id, &mechanism.target_chembl_id)
-        else {
+        let (Some(drug), Some(target)) = (mechanism.family(), &mechanism.target_chembl_id) else {
             continue;
         };
         let target = target.to_ascii_uppercase();
-        let list = targets_of.entry(molecule.to_ascii_uppercase()).or_default();
+        let list = targets_of.entry(drug.to_ascii_uppercase()).or_default();
         if !list.contains(&target) {
             list.push(target.clone());
         }
@@ -483,14 +467,14 @@ async fn accessions_of_mechanisms(
     }
     Ok(targets_of
         .into_iter()
-        .map(|(molecule, targets)| {
+        .map(|(drug, targets)| {
             let accessions = targets
                 .iter()
                 .filter_map(|t| accessions_of.get(t))
                 .flatten()
                 .cloned()
                 .collect();
-            (molecule, accessions)
+            (drug, accessions)
         })
         .collect())
 }

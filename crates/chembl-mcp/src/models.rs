@@ -247,9 +247,13 @@ pub(crate) struct MoleculePage {
 /// A drug mechanism (`/mechanism.json`; fields of ChEMBL's `resources/mechanism.py`).
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct Mechanism {
-    /// The molecule it was curated for (usually the parent).
+    /// The form it is filed under: the parent, or one of its salts or hydrates.
     #[serde(default)]
     pub molecule_chembl_id: Option<String>,
+    /// The parent of that form (itself for a parent); absent in records older than the
+    /// field (the 2017 recording has none).
+    #[serde(default)]
+    pub parent_molecule_chembl_id: Option<String>,
     /// Its target, e.g. `CHEMBL221`; null for mechanisms without a known target.
     #[serde(default)]
     pub target_chembl_id: Option<String>,
@@ -286,6 +290,9 @@ pub(crate) struct Reference {
 pub(crate) struct Indication {
     #[serde(default)]
     pub molecule_chembl_id: Option<String>,
+    /// The parent of that form; absent in the 2018 recording.
+    #[serde(default)]
+    pub parent_molecule_chembl_id: Option<String>,
     /// `EFO:0001075`.
     #[serde(default)]
     pub efo_id: Option<String>,
@@ -306,6 +313,9 @@ pub(crate) struct Indication {
 pub(crate) struct DrugWarning {
     #[serde(default)]
     pub molecule_chembl_id: Option<String>,
+    /// The parent of that form.
+    #[serde(default)]
+    pub parent_molecule_chembl_id: Option<String>,
     /// `Black Box Warning` or `Withdrawn`.
     #[serde(default)]
     pub warning_type: Option<String>,
@@ -326,6 +336,38 @@ pub(crate) struct DrugWarning {
     #[serde(default, deserialize_with = "lenient::list")]
     pub warning_refs: Vec<Reference>,
 }
+
+/// A record ChEMBL files under one form of a drug (the parent, a salt, a hydrate) and
+/// also under that form's parent, so one `parent_molecule_chembl_id` filter covers every
+/// form.
+pub(crate) trait OfDrug {
+    /// The form it is filed under.
+    fn form(&self) -> Option<&str>;
+    /// That form's parent as the record names it.
+    fn parent_field(&self) -> Option<&str>;
+
+    /// The parent it belongs to: `parent_molecule_chembl_id`, or for records that lack the
+    /// field, the form itself.
+    fn family(&self) -> Option<&str> {
+        self.parent_field()
+            .filter(|p| !p.trim().is_empty())
+            .or_else(|| self.form())
+    }
+}
+
+macro_rules! of_drug {
+    ($($t:ty),*) => {$(
+        impl OfDrug for $t {
+            fn form(&self) -> Option<&str> {
+                self.molecule_chembl_id.as_deref()
+            }
+            fn parent_field(&self) -> Option<&str> {
+                self.parent_molecule_chembl_id.as_deref()
+            }
+        }
+    )*};
+}
+of_drug!(Mechanism, Indication, DrugWarning);
 
 /// A list answer of ChEMBL under `key`: the records and `page_meta`.
 #[derive(Debug, Clone, Deserialize)]
@@ -394,6 +436,10 @@ pub(crate) struct TargetComponent {
     pub component_type: Option<String>,
     #[serde(default, deserialize_with = "lenient::list")]
     pub target_component_synonyms: Vec<ComponentSynonym>,
+    /// The component's links (`EnsemblGene`, `PDBe`, `UniProt`, GO terms…); absent in the
+    /// 2017 recording.
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub target_component_xrefs: Vec<ComponentXref>,
 }
 
 /// A component's name (`GENE_SYMBOL`, `UNIPROT`, `EC_NUMBER`…).
@@ -405,13 +451,24 @@ pub(crate) struct ComponentSynonym {
     pub syn_type: Option<String>,
 }
 
-/// A target's link to another database (`xref_src`, `xref_id`).
+/// A target's link to another database (`xref_src`, `xref_id`; `TargetXRefResource` in
+/// ChEMBL's `resources/target.py`): `canSAR-Target`, `Wikipedia`, `ComplexPortal`…
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct TargetXref {
     #[serde(default, deserialize_with = "lenient::string_opt")]
     pub xref_id: Option<String>,
     #[serde(default)]
     pub xref_src: Option<String>,
+}
+
+/// A component's link to another database: the same triple, but the source is named
+/// `xref_src_db` (`TargetComponentXrefResource` in ChEMBL's `resources/target.py`).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct ComponentXref {
+    #[serde(default, deserialize_with = "lenient::string_opt")]
+    pub xref_id: Option<String>,
+    #[serde(default)]
+    pub xref_src_db: Option<String>,
 }
 
 /// `/target.json`: `{"targets": [...], "page_meta": {...}}`.
@@ -697,6 +754,28 @@ mod tests {
         let empty: UniChemAnswer =
             serde_json::from_value(json!({"response": "Not found"})).unwrap();
         assert!(empty.compounds.is_empty());
+    }
+
+    #[test]
+    fn a_record_belongs_to_its_parent_or_without_the_field_to_its_own_form() {
+        let filed_under_salt: Mechanism = serde_json::from_value(json!({
+            "molecule_chembl_id": "CHEMBL419213", "parent_molecule_chembl_id": "CHEMBL1237"
+        }))
+        .unwrap();
+        assert_eq!(filed_under_salt.form(), Some("CHEMBL419213"));
+        assert_eq!(filed_under_salt.family(), Some("CHEMBL1237"));
+        // The 2017 recording has no parent field; a blank one is no parent either.
+        let old: Mechanism =
+            serde_json::from_value(json!({"molecule_chembl_id": "CHEMBL614"})).unwrap();
+        assert_eq!(old.family(), Some("CHEMBL614"));
+        let blank: DrugWarning = serde_json::from_value(
+            json!({"molecule_chembl_id": "CHEMBL1237", "parent_molecule_chembl_id": " "}),
+        )
+        .unwrap();
+        assert_eq!(blank.family(), Some("CHEMBL1237"));
+        let indication: Indication =
+            serde_json::from_value(json!({"parent_molecule_chembl_id": "CHEMBL1237"})).unwrap();
+        assert_eq!(indication.family(), Some("CHEMBL1237"));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! every call can be made distinct and miss the server's cache. The routes answer any
 //! ID (a path regex) with a recorded fixture from `crates/<server>/tests/fixtures`; where
 //! the server checks the answer against what it asked for (IGVF keeps only records that
-//! carry the ID; ChEMBL keeps only mechanisms of the molecule it asked about), the fixture's
+//! carry the ID; ChEMBL keeps only mechanisms of the parent it asked about), the fixture's
 //! own ID is rewritten into the requested one, so each distinct call costs the upstream
 //! requests a real one would.
 
@@ -121,7 +121,7 @@ fn chembl() -> Spec {
                 r"^/chembl/mechanism\.json$",
                 "chembl-mcp",
                 "mechanism__molecule_chembl_id=CHEMBL25.json",
-                rewrite(IdFrom::Query("molecule_chembl_id")),
+                rewrite(IdFrom::Query("parent_molecule_chembl_id")),
             ),
             Route::fixture(
                 "GET",

@@ -53,21 +53,18 @@ pub(crate) fn script() -> Script {
         ),
         Mock::given(method("GET"))
             .and(path("/chembl/mechanism.json"))
-            .and(query_param(
-                "molecule_chembl_id__in",
-                "CHEMBL419213,CHEMBL1237",
-            ))
+            .and(query_param("parent_molecule_chembl_id", "CHEMBL1237"))
             .respond_with(fixture(
                 CRATE,
-                "mechanism__molecule_chembl_id__in=CHEMBL419213,CHEMBL1237.json",
+                "mechanism__parent_molecule_chembl_id=CHEMBL1237.json",
             )),
         get(
             "/chembl/drug_indication.json",
-            "drug_indication__molecule_chembl_id__in=CHEMBL419213,CHEMBL1237.json",
+            "drug_indication__parent_molecule_chembl_id=CHEMBL1237.json",
         ),
         get(
             "/chembl/drug_warning.json",
-            "drug_warning__molecule_chembl_id__in=CHEMBL419213,CHEMBL1237.json",
+            "drug_warning__parent_molecule_chembl_id=CHEMBL1237.json",
         ),
         Mock::given(method("GET"))
             .and(path("/chembl/target.json"))
@@ -82,7 +79,7 @@ pub(crate) fn script() -> Script {
             .respond_with(ResponseTemplate::new(404)),
         Mock::given(method("GET"))
             .and(path("/chembl/mechanism.json"))
-            .and(query_param("molecule_chembl_id", "CHEMBL25"))
+            .and(query_param("parent_molecule_chembl_id", "CHEMBL25"))
             .respond_with(fixture(
                 CRATE,
                 "mechanism__molecule_chembl_id=CHEMBL25.json",

@@ -130,8 +130,8 @@ fn extra_mocks() -> Vec<Mock> {
             .respond_with(fixture("ensembl-mcp", name))
     };
     vec![
-        // Imatinib mesylate, its own mechanisms (none; asked alongside the molecule),
-        // its parent's (recorded) and their target (ABL1).
+        // Imatinib mesylate, the mechanisms of it as a parent (none; asked alongside the
+        // molecule), its parent's and their target (ABL1).
         chembl(
             "/molecule/CHEMBL1642.json",
             &[],
@@ -139,12 +139,12 @@ fn extra_mocks() -> Vec<Mock> {
         ),
         chembl(
             "/mechanism.json",
-            &[("molecule_chembl_id", "CHEMBL1642")],
+            &[("parent_molecule_chembl_id", "CHEMBL1642")],
             "mechanism__empty.json",
         ),
         chembl(
             "/mechanism.json",
-            &[("molecule_chembl_id", "CHEMBL941")],
+            &[("parent_molecule_chembl_id", "CHEMBL941")],
             "mechanism__molecule_chembl_id=CHEMBL941.json",
         ),
         chembl(

@@ -1,10 +1,12 @@
 //! `chembl_get_compound`: one compound by CURIE, with cross-references to follow into other
 //! databases.
 //!
-//! Upstream calls for a full record: the molecule, the compound's mechanisms and its
-//! UniChem records at the same time; then the mechanisms' targets (one request), and for
-//! a salt or other form its parent's mechanisms first (and the parent's UniChem records
-//! when its own fill no key). A slim record is the molecule request alone. An unknown ID (ChEMBL: 404 with an empty body) costs
+//! Upstream calls for a full record: the molecule, the mechanisms filed under the ID as a
+//! parent (`parent_molecule_chembl_id`: the parent and every salt and hydrate of it) and
+//! its UniChem records at the same time; then the mechanisms' targets (one request), and
+//! for a salt or other form its parent's mechanisms first (and the parent's UniChem
+//! records when its own fill no key). A slim record is the molecule request alone. An
+//! unknown ID (ChEMBL: 404 with an empty body) costs
 //! one more request: ChEMBL's ID lookup, which says when the ID names another kind of
 //! entity (a target, an assay…). No close matches are suggested: a text search for an
 //! unknown ID finds only compounds whose IDs share digits with it, which would send an

@@ -3,8 +3,9 @@
 //!
 //! All valid IDs are fetched in ONE upstream request (`molecule_chembl_id__in`), which
 //! answers in primary-key order and leaves unknown IDs out; the tool restores the request
-//! order. Full records (`slim: false`) add one mechanisms request, one targets request and
-//! one UniChem request per compound (UniChem has no batch form).
+//! order. Full records (`slim: false`) add one mechanisms request (by the compounds'
+//! parents, `parent_molecule_chembl_id__in`, covering every salt of each), one targets
+//! request and one UniChem request per compound (UniChem has no batch form).
 
 use std::collections::HashMap;
 

@@ -1,12 +1,13 @@
 //! `chembl_get_drug_profile`: what a drug acts on and how, what it is approved or tried
 //! for, and whether it carries boxed warnings or was withdrawn. Five requests: the
 //! molecule (for its parent); then at once the mechanisms, indications and warnings of
-//! both the compound and its parent; then the names and UniProt accessions of the
-//! mechanisms' targets. Both forms are asked because curation hangs off either: most
-//! mechanisms are curated against the parent, but a published report of live calls
-//! found lisinopril's filed under the dihydrate (CHEMBL419213) and none under the parent
-//! (CHEMBL1237), whose indications are on the parent. Each list says whether it is
-//! complete, cut, or failed.
+//! the drug in every form, each asked by the parent (`parent_molecule_chembl_id`, which
+//! covers the parent and all its salts and hydrates); then the names and UniProt
+//! accessions of the mechanisms' targets. ChEMBL files each record under one form, most
+//! under the parent but not all (lisinopril's mechanism is under its dihydrate
+//! CHEMBL419213, its indications under the parent CHEMBL1237), so asking by the parent
+//! finds them whichever form was asked; each item says which form it is filed under
+//! (`curated_for`). Each list says whether it is complete, cut, or failed.
 
 use std::collections::HashMap;
 
@@ -76,7 +77,7 @@ pub(crate) struct MechanismItem {
     /// False when the drug acts indirectly.
     pub direct: Option<bool>,
     pub max_phase: Option<serde_json::Number>,
-    /// The form it is curated against (the compound or its parent).
+    /// The form ChEMBL files it under: the parent or one of its salts.
     pub curated_for: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<String>,
@@ -259,8 +260,8 @@ fn warning(w: &DrugWarning) -> WarningItem {
 impl ChemblServer {
     /// A drug's profile: its mechanisms of action (action type, target with name and
     /// UniProt accessions, references), indications (EFO and MeSH, max phase) and
-    /// warnings (boxed warnings, withdrawals: class, country, year), read for both the
-    /// compound and its parent, each list saying whether it is complete. Example:
+    /// warnings (boxed warnings, withdrawals: class, country, year), of the drug in every
+    /// form (its parent and all salts), each list saying whether it is complete. Example:
     /// `{"chembl_id": "CHEMBL:941"}`.
     #[tool(
         title = "Get a ChEMBL drug profile",
@@ -277,20 +278,17 @@ impl ChemblServer {
         };
         let own = molecule.molecule_chembl_id.to_ascii_uppercase();
         let parent = molecule.parent_chembl_id().to_ascii_uppercase();
-        let mut forms = vec![own.clone()];
-        if parent != own {
-            forms.push(parent.clone());
-        }
+        let drug = std::slice::from_ref(&parent);
         let mechanisms = async {
-            self.chembl.mechanisms(&forms).await.map(|records| Listed {
+            self.chembl.mechanisms_of(drug).await.map(|records| Listed {
                 records,
                 total: None,
             })
         };
         let (mechanisms, indications, warnings) = futures::join!(
             mechanisms,
-            self.chembl.indications(&forms),
-            self.chembl.warnings(&forms)
+            self.chembl.indications(&parent),
+            self.chembl.warnings(&parent)
         );
         let mut note = None;
         let mut target_ids: Vec<String> = Vec::new();

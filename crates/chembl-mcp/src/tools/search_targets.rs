@@ -54,6 +54,14 @@ pub struct TargetSummary {
     /// Gene symbols of its proteins.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gene_symbols: Vec<String>,
+}
+
+/// A target found by the search.
+#[serde_with::skip_serializing_none]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct TargetHit {
+    #[serde(flatten)]
+    pub target: TargetSummary,
     /// ChEMBL's search relevance.
     pub score: Option<f64>,
 }
@@ -97,6 +105,13 @@ pub(crate) fn summary(t: &Target) -> Option<TargetSummary> {
             .filter_map(|c| c.accession.clone())
             .collect(),
         gene_symbols,
+    })
+}
+
+/// A target record as a search hit.
+fn hit(t: &Target) -> Option<TargetHit> {
+    Some(TargetHit {
+        target: summary(t)?,
         score: t.score,
     })
 }
@@ -115,7 +130,7 @@ impl ChemblServer {
     pub async fn chembl_search_targets(
         &self,
         Parameters(args): Parameters<SearchTargetsArgs>,
-    ) -> Result<Json<lifesciences_core::PaginationEnvelope<TargetSummary>>, ApiError> {
+    ) -> Result<Json<lifesciences_core::PaginationEnvelope<TargetHit>>, ApiError> {
         let args = args?;
         let query = SearchQuery::parse(&args.query)?;
         let text = query.as_str().trim();
@@ -155,7 +170,7 @@ impl ChemblServer {
             .await?;
         let read = page.records.len() as u64;
         let filtered = organism.is_some() || kind.is_some();
-        let items: Vec<TargetSummary> = page
+        let items: Vec<TargetHit> = page
             .records
             .iter()
             .filter(|t| {
@@ -169,7 +184,7 @@ impl ChemblServer {
                         .is_some_and(|x| x.eq_ignore_ascii_case(k))
                 })
             })
-            .filter_map(summary)
+            .filter_map(hit)
             .collect();
         let next = offset + read;
         let more = page.total.map_or(read == u64::from(limit), |t| next < t);

@@ -177,7 +177,7 @@ pub(crate) async fn mount_full_pair(up: &Upstreams) {
     chembl_get(
         "/mechanism.json",
         &[
-            ("molecule_chembl_id__in", "CHEMBL2109414,CHEMBL25"),
+            ("parent_molecule_chembl_id__in", "CHEMBL2109414,CHEMBL25"),
             ("limit", "1000"),
             ("offset", "0"),
         ],
@@ -228,6 +228,74 @@ async fn full_records_cost_one_mechanism_and_one_target_request_for_the_whole_ba
     );
     assert_eq!(aspirin["cross_references"]["drugbank"], "DB00945");
     assert_eq!(up.unichem_requests().await.len(), 2);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_batch_asks_the_mechanisms_of_every_form_by_parent_in_one_request() {
+    let up = Upstreams::start().await;
+    chembl_get(
+        "/molecule.json",
+        &[
+            ("molecule_chembl_id__in", "CHEMBL25,CHEMBL1237,CHEMBL419213"),
+            ("limit", "3"),
+        ],
+    )
+    .respond_with(ok("molecule__in=CHEMBL25,CHEMBL1237,CHEMBL419213.json"))
+    .expect(1)
+    .mount(&up.chembl)
+    .await;
+    // Two drugs (the dihydrate's parent is lisinopril): one filter of two parents,
+    // which also finds the mechanism ChEMBL files under the dihydrate.
+    chembl_get(
+        "/mechanism.json",
+        &[
+            ("parent_molecule_chembl_id__in", "CHEMBL25,CHEMBL1237"),
+            ("limit", "1000"),
+            ("offset", "0"),
+        ],
+    )
+    .respond_with(ok(
+        "mechanism__parent_molecule_chembl_id__in=CHEMBL25,CHEMBL1237.json",
+    ))
+    .expect(1)
+    .mount(&up.chembl)
+    .await;
+    chembl_get(
+        "/target.json",
+        &[
+            ("target_chembl_id__in", "CHEMBL221,CHEMBL230,CHEMBL1808"),
+            ("only", "target_chembl_id,target_components"),
+            ("limit", "3"),
+        ],
+    )
+    .respond_with(ok(
+        "target__target_chembl_id__in=CHEMBL221,CHEMBL230,CHEMBL1808.json",
+    ))
+    .expect(1)
+    .mount(&up.chembl)
+    .await;
+    mount_unichem(&up, "CHEMBL25", ok("unichem_compounds__CHEMBL25.json")).await;
+    for id in ["CHEMBL1237", "CHEMBL419213"] {
+        mount_unichem(&up, id, ok("unichem_compounds__not_found.json")).await;
+    }
+    let client = up.client().await;
+
+    let batch = client
+        .call_ok(
+            "chembl_get_compounds_batch",
+            json!({"chembl_ids": ["CHEMBL:25", "CHEMBL:1237", "CHEMBL:419213"], "slim": false}),
+        )
+        .await;
+
+    let uniprot = |i: usize| batch["items"][i]["cross_references"]["uniprot"].clone();
+    assert_eq!(uniprot(0), json!(["P23219", "P35354"]));
+    // Lisinopril by its parent ID used to get nothing: its mechanism is the dihydrate's.
+    assert_eq!(uniprot(1), json!(["P12821"]));
+    assert_eq!(uniprot(2), json!(["P12821"]));
+    assert_eq!(batch["items"][2]["parent_id"], "CHEMBL:1237");
+    // Molecules, mechanisms, targets: one request each.
+    assert_eq!(up.chembl.received_requests().await.unwrap().len(), 3);
     client.close().await;
 }
 

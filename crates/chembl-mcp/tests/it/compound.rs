@@ -199,8 +199,9 @@ async fn slim_is_one_request_and_three_fields() {
     client.close().await;
 }
 
-/// Imatinib mesylate (CHEMBL1642): its own mechanisms are asked alongside its molecule
-/// (none), its parent's (CHEMBL941, recorded) once the molecule names the parent.
+/// Imatinib mesylate (CHEMBL1642): the mechanisms of its forms are asked alongside its
+/// molecule (none: it is no parent), its parent's (CHEMBL941) once the molecule names
+/// the parent.
 async fn mount_imatinib_salt(up: &Upstreams) {
     mount_molecule(up, "CHEMBL1642", "molecule__CHEMBL1642.json").await;
     mount_mechanisms(up, "CHEMBL1642", "mechanism__empty.json").await;
@@ -240,32 +241,82 @@ async fn a_salt_takes_its_targets_from_the_parents_mechanisms() {
     client.close().await;
 }
 
+/// Lisinopril's ACE mechanism, filed under its dihydrate CHEMBL419213 and found by its
+/// parent CHEMBL1237 (constructed, see the fixtures README); its target, human ACE.
+async fn mount_lisinopril_mechanism_and_target(up: &Upstreams) {
+    mount_mechanisms(
+        up,
+        "CHEMBL1237",
+        "mechanism__parent_molecule_chembl_id=CHEMBL1237.json",
+    )
+    .await;
+    mount_targets(up, "CHEMBL1808", "1", "target__summary__CHEMBL1808.json").await;
+    mount_unichem(up, "CHEMBL1237", ok("unichem_compounds__not_found.json")).await;
+}
+
+/// The mechanism requests ChEMBL received, as query strings.
+async fn mechanism_queries(up: &Upstreams) -> Vec<String> {
+    up.chembl_requests("/mechanism.json")
+        .await
+        .iter()
+        .map(|r| r.url.query().unwrap_or_default().to_owned())
+        .collect()
+}
+
 #[tokio::test]
-async fn lisinopril_dihydrate_takes_its_target_from_a_mechanism_curated_for_the_salt() {
+async fn lisinopril_by_its_parent_id_finds_the_mechanism_filed_under_its_dihydrate() {
+    let up = Upstreams::start().await;
+    mount_molecule(&up, "CHEMBL1237", "molecule__CHEMBL1237.json").await;
+    mount_lisinopril_mechanism_and_target(&up).await;
+    let client = up.client().await;
+
+    let c = client
+        .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:1237"}))
+        .await;
+
+    // It used to ask for the mechanisms filed under CHEMBL1237 itself: none, no uniprot.
+    assert!(c.get("parent_id").is_none(), "a parent has no parent_id");
+    assert_eq!(
+        c["cross_references"],
+        json!({"uniprot": ["P12821"], "chembl": "CHEMBL1237"})
+    );
+    // One request for the mechanisms of every form, sent with the molecule; then the
+    // target: three ChEMBL requests in two round trips, as for any parent.
+    assert_eq!(
+        mechanism_queries(&up).await,
+        ["parent_molecule_chembl_id=CHEMBL1237&limit=1000&offset=0"]
+    );
+    assert_eq!(up.chembl.received_requests().await.unwrap().len(), 3);
+    assert_eq!(up.unichem_requests().await.len(), 1);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn lisinopril_dihydrate_takes_its_target_from_its_parents_mechanisms() {
     let up = Upstreams::start().await;
     mount_molecule(&up, "CHEMBL419213", "molecule__CHEMBL419213.json").await;
-    // The recording of both forms, served for each: the server keeps the rows of the
-    // form it asked for.
-    for form in ["CHEMBL419213", "CHEMBL1237"] {
-        mount_mechanisms(
-            &up,
-            form,
-            "mechanism__molecule_chembl_id__in=CHEMBL419213,CHEMBL1237.json",
-        )
-        .await;
-    }
-    mount_targets(&up, "CHEMBL1808", "1", "target__summary__CHEMBL1808.json").await;
+    // Asked alongside the molecule: no molecule has the dihydrate as its parent.
+    mount_mechanisms(&up, "CHEMBL419213", "mechanism__empty.json").await;
     mount_unichem(&up, "CHEMBL419213", ok("unichem_compounds__not_found.json")).await;
-    mount_unichem(&up, "CHEMBL1237", ok("unichem_compounds__not_found.json")).await;
+    mount_lisinopril_mechanism_and_target(&up).await;
     let client = up.client().await;
 
     let c = client
         .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:419213"}))
         .await;
 
-    // None under the parent, one under the salt: found because both forms are asked.
     assert_eq!(c["parent_id"], "CHEMBL:1237");
     assert_eq!(c["cross_references"]["uniprot"], json!(["P12821"]));
+    // As before for a salt: the molecule, its own mechanisms at once, its parent's once
+    // the molecule names the parent, then the target.
+    assert_eq!(
+        mechanism_queries(&up).await,
+        [
+            "parent_molecule_chembl_id=CHEMBL419213&limit=1000&offset=0",
+            "parent_molecule_chembl_id=CHEMBL1237&limit=1000&offset=0"
+        ]
+    );
+    assert_eq!(up.chembl.received_requests().await.unwrap().len(), 4);
     client.close().await;
 }
 

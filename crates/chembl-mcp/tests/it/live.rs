@@ -114,39 +114,60 @@ async fn live_targets_by_symbol_and_accession_and_the_drugs_on_egfr() {
             .await;
         assert_eq!(page["items"][0]["id"], "CHEMBL:203", "{query}: {page:#}");
     }
-    // mechanism.json?target_chembl_id= and the target record's cross_references.
+    // mechanism.json?target_chembl_id= and the links of the target and its component.
     let target = client
         .call_ok("chembl_get_target", json!({"target_id": "CHEMBL:203"}))
         .await;
     assert!(target["drugs"]["count"].as_u64().unwrap() > 0, "{target:#}");
     assert_eq!(target["drugs"]["status"], "complete", "{target:#}");
+    assert_eq!(
+        target["cross_references"]["chembl"], "CHEMBL203",
+        "{target:#}"
+    );
+    let egfr = &target["components"][0]["cross_references"];
+    assert_eq!(egfr["ensembl_gene"], "ENSG00000146648", "{target:#}");
+    assert!(
+        egfr["pdb"].as_array().is_some_and(|p| !p.is_empty()),
+        "{target:#}"
+    );
     client.close().await;
 }
 
 #[tokio::test]
 #[ignore = "live: reaches ChEMBL; run with cargo xtask live"]
-async fn live_lisinopril_profile_reads_both_forms_and_warnings() {
+async fn live_lisinopril_by_either_form_has_its_mechanism_and_warnings() {
     if !live() {
         return;
     }
     let client = client().await;
-    // drug_warning: no recording exists; the salt/parent case as reported.
-    let profile = client
-        .call_ok(
-            "chembl_get_drug_profile",
-            json!({"chembl_id": "CHEMBL:419213"}),
-        )
+    // drug_warning and the parent_molecule_chembl_id filters: no recording exists; the
+    // salt/parent case as reported (the mechanism filed under the dihydrate).
+    for id in ["CHEMBL:419213", "CHEMBL:1237"] {
+        let profile = client
+            .call_ok("chembl_get_drug_profile", json!({"chembl_id": id}))
+            .await;
+        assert!(
+            profile["mechanisms"]["count"].as_u64().unwrap() > 0,
+            "{profile:#}"
+        );
+        assert!(
+            profile["indications"]["count"].as_u64().unwrap() > 0,
+            "{profile:#}"
+        );
+        assert_eq!(profile["warnings"]["status"], "complete", "{profile:#}");
+        eprintln!("live {id} mechanisms: {}", profile["mechanisms"]);
+    }
+    // The ACE inhibitor's target, UniProt P12821, by the parent's ID.
+    let c = client
+        .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:1237"}))
         .await;
-    assert_eq!(profile["parent"], "CHEMBL:1237", "{profile:#}");
+    let uniprot = &c["cross_references"]["uniprot"];
     assert!(
-        profile["mechanisms"]["count"].as_u64().unwrap() > 0,
-        "{profile:#}"
+        uniprot
+            .as_array()
+            .is_some_and(|u| u.iter().any(|a| a == "P12821")),
+        "{c:#}"
     );
-    assert!(
-        profile["indications"]["count"].as_u64().unwrap() > 0,
-        "{profile:#}"
-    );
-    assert_eq!(profile["warnings"]["status"], "complete", "{profile:#}");
     client.close().await;
 }
 

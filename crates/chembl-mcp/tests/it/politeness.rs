@@ -166,8 +166,8 @@ async fn an_undecodable_answer_is_upstream_error_naming_the_source() {
     client.close().await;
 }
 
-/// A full record asks for the compound's own mechanisms and UniChem records alongside
-/// its molecule, not after it: with a slow upstream, all three arrive together and only
+/// A full record asks for the mechanisms of the compound as a parent and its UniChem
+/// records alongside its molecule, not after it: with a slow upstream, all three arrive together and only
 /// the targets (named by the mechanisms) wait for an answer.
 #[tokio::test]
 async fn a_compounds_mechanisms_and_unichem_records_leave_with_its_molecule() {
@@ -183,7 +183,7 @@ async fn a_compounds_mechanisms_and_unichem_records_leave_with_its_molecule() {
     chembl_get(
         "/mechanism.json",
         &[
-            ("molecule_chembl_id", "CHEMBL25"),
+            ("parent_molecule_chembl_id", "CHEMBL25"),
             ("limit", "1000"),
             ("offset", "0"),
         ],

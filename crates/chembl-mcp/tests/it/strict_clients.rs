@@ -59,7 +59,7 @@ async fn every_tool_answers_strict_clients_on_success_and_on_error() {
     }
     crate::profile::mount_lisinopril(
         &up,
-        ok("drug_warning__molecule_chembl_id__in=CHEMBL419213,CHEMBL1237.json"),
+        ok("drug_warning__parent_molecule_chembl_id=CHEMBL1237.json"),
     )
     .await;
     crate::bioactivities::mount_ranked(

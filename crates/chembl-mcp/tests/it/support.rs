@@ -116,8 +116,8 @@ pub(crate) async fn mount_molecule(up: &Upstreams, upstream_id: &str, fixture: &
 }
 
 /// The ChEMBL 404 for an unknown ID: empty body (docs/sources/chembl.md, "Unknown IDs").
-/// A full look-up also asks for the ID's mechanisms and UniChem records alongside the
-/// molecule: they answer "none".
+/// A full look-up also asks for the mechanisms of the ID as a parent and its UniChem
+/// records alongside the molecule: they answer "none".
 pub(crate) async fn mount_unknown_molecule(up: &Upstreams, upstream_id: &str) {
     chembl_get(&format!("/molecule/{upstream_id}.json"), &[])
         .respond_with(ResponseTemplate::new(404))
@@ -141,12 +141,13 @@ pub(crate) async fn mount_id_lookup(up: &Upstreams, upstream_id: &str, response:
 pub(crate) const SLIM_ONLY: &str =
     "molecule_chembl_id,pref_name,molecule_properties,molecule_synonyms";
 
-/// `/mechanism.json?molecule_chembl_id=<id>&limit=1000&offset=0`.
+/// `/mechanism.json?parent_molecule_chembl_id=<id>&limit=1000&offset=0`: the mechanisms
+/// filed under `id` as a parent or under any salt of it.
 pub(crate) async fn mount_mechanisms(up: &Upstreams, id: &str, fixture: &str) {
     chembl_get(
         "/mechanism.json",
         &[
-            ("molecule_chembl_id", id),
+            ("parent_molecule_chembl_id", id),
             ("limit", "1000"),
             ("offset", "0"),
         ],

@@ -1,6 +1,7 @@
 //! `chembl_search_targets` and `chembl_get_target` as an agent sees them: a gene symbol
 //! to the human single-protein target in one request, a UniProt accession to its targets,
-//! and a target with the drugs acting on it in three. The answers are constructed (see
+//! and a target with the drugs acting on it in three, its links and its components' in
+//! the registry's keys. The answers are constructed but for the recorded ribosome (see
 //! the fixtures README).
 
 use lifesciences_core::ErrorCode;
@@ -124,11 +125,19 @@ async fn a_target_with_the_drugs_acting_on_it_in_three_requests() {
 
     assert_eq!(target["id"], "CHEMBL:203");
     assert_eq!(target["tax_id"], 9606);
-    assert_eq!(target["components"][0]["accession"], "P00533");
+    // The component's links in the registry's keys: GO, InterPro and Reactome have
+    // none and are dropped, UniProt is the component's `accession`. canSAR and Wikipedia
+    // (the target's own links) have none either: the target keeps its ChEMBL ID. It used
+    // to be the list `["UniProt:P00533", "PDBe:1M17"]`, without the components' links.
     assert_eq!(
-        target["cross_references"],
-        json!(["UniProt:P00533", "PDBe:1M17"])
+        target["components"],
+        json!([{"accession": "P00533", "description": "Epidermal growth factor receptor",
+                "type": "PROTEIN",
+                "synonyms": ["EGFR", "Epidermal growth factor receptor"],
+                "cross_references": {"ensembl_gene": "ENSG00000146648", "iuphar": "1797",
+                                     "pdb": ["1M17", "1XKK"]}}])
     );
+    assert_eq!(target["cross_references"], json!({"chembl": "CHEMBL203"}));
     let drugs = &target["drugs"];
     assert_eq!(drugs["status"], "complete");
     assert_eq!(drugs["count"], 2);
@@ -138,6 +147,48 @@ async fn a_target_with_the_drugs_acting_on_it_in_three_requests() {
                "mechanism": "Epidermal growth factor receptor erbB1 inhibitor", "max_phase": 4})
     );
     assert_eq!(up.chembl.received_requests().await.unwrap().len(), 3);
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_recorded_target_without_links_keeps_its_chembl_id_and_plain_components() {
+    let up = Upstreams::start().await;
+    // The 70S ribosome as recorded in 2017: no `cross_references` and no
+    // `target_component_xrefs` keys at all.
+    chembl_get("/target/CHEMBL2363965.json", &[])
+        .respond_with(ok("target__CHEMBL2363965.json"))
+        .mount(&up.chembl)
+        .await;
+    chembl_get(
+        "/mechanism.json",
+        &[("target_chembl_id", "CHEMBL2363965"), ("limit", "1000")],
+    )
+    .respond_with(ok("mechanism__empty.json"))
+    .mount(&up.chembl)
+    .await;
+    let client = up.client().await;
+
+    let target = client
+        .call_ok("chembl_get_target", json!({"target_id": "CHEMBL:2363965"}))
+        .await;
+
+    assert_eq!(
+        target["cross_references"],
+        json!({"chembl": "CHEMBL2363965"})
+    );
+    let components = target["components"].as_array().unwrap();
+    assert_eq!(components.len(), 60);
+    assert!(
+        components
+            .iter()
+            .all(|c| c.get("cross_references").is_none()),
+        "{components:?}"
+    );
+    assert_eq!(
+        components[0],
+        json!({"description": "5S ribosomal RNA", "type": "RNA"})
+    );
+    assert_eq!(components[3]["accession"], "P9WHE1");
     client.close().await;
 }
 

@@ -121,7 +121,7 @@ async fn mount_aspirin(upstream: &MockServer) {
         .mount(upstream)
         .await;
     chembl("/mechanism.json")
-        .and(query_param("molecule_chembl_id", "CHEMBL25"))
+        .and(query_param("parent_molecule_chembl_id", "CHEMBL25"))
         .respond_with(fixture(
             "chembl-mcp",
             "mechanism__molecule_chembl_id=CHEMBL25.json",
@@ -386,7 +386,7 @@ async fn a_chembl_id_that_is_no_compound_is_read_as_a_target() {
         .mount(&upstream)
         .await;
     chembl("/mechanism.json")
-        .and(query_param("molecule_chembl_id", "CHEMBL203"))
+        .and(query_param("parent_molecule_chembl_id", "CHEMBL203"))
         .respond_with(fixture("chembl-mcp", "mechanism__empty.json"))
         .mount(&upstream)
         .await;
