@@ -17,8 +17,8 @@ use futures::future::try_join_all;
 use lifesciences_core::config::{RetryPolicy, parse_number};
 use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::{
-    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Setting, Upstream,
-    encode_path_segment,
+    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, ReleaseCheck, Setting,
+    Upstream, encode_path_segment,
 };
 use serde_json::json;
 
@@ -30,13 +30,20 @@ use crate::models::{
 };
 
 /// ChEMBL's data web services: 10 requests/s and 10 in flight, the standard retries;
-/// `status.json` is its status page.
+/// `status.json` is its status page, and names the release it serves
+/// (`"chembl_db_version": "ChEMBL_35"`,
+/// <https://chembl.gitbook.io/chembl-interface-documentation/web-services/chembl-data-web-services>).
 static CHEMBL: Upstream = Upstream {
     about: "ChEMBL web services",
     health: HealthCheck {
         path: "status.json",
         query: &[],
     },
+    release: Some(ReleaseCheck {
+        path: "status.json",
+        query: &[],
+        pointer: "/chembl_db_version",
+    }),
     ..Upstream::new("ChEMBL", "CHEMBL", "https://www.ebi.ac.uk/chembl/api/data")
 };
 

@@ -34,6 +34,7 @@ async fn the_binary_searches_and_rejects_over_stdio() {
     .expect(1)
     .mount(&up.chembl)
     .await;
+    crate::support::mount_status(&up).await;
     let chembl = up.chembl.uri();
     let unichem = up.unichem.uri();
     let env = [
@@ -41,13 +42,22 @@ async fn the_binary_searches_and_rejects_over_stdio() {
         ("UNICHEM_API_URL", unichem.as_str()),
     ];
     let client = McpTestClient::spawn_binary(env!("CARGO_BIN_EXE_chembl-mcp"), &env).await;
-    let page = client
-        .call_ok(
+    let (page, provenance) = client
+        .call_ok_with_provenance(
             "chembl_search_compounds",
             json!({"query": "imatinib", "page_size": 5}),
         )
         .await;
     assert_eq!(page["items"][0]["id"], "CHEMBL:941");
+    // The release ChEMBL's status page names, and the one search it answered.
+    assert_eq!(
+        provenance,
+        json!({"sources": [{
+            "database": "ChEMBL", "release": "ChEMBL_35",
+            "requests": [format!("{chembl}/molecule/search.json?q=imatinib&limit=5&offset=0")],
+            "retrieved_at": provenance["sources"][0]["retrieved_at"]
+        }]})
+    );
     let e = client
         .call_err("chembl_get_compound", json!({"chembl_id": "CHEMBL941"}))
         .await;
@@ -60,6 +70,7 @@ async fn the_binary_pauses_a_hanging_unichem_after_one_timeout() {
     let up = Upstreams::start().await;
     crate::support::mount_molecule(&up, "CHEMBL25", "molecule__CHEMBL25.json").await;
     crate::support::mount_mechanisms(&up, "CHEMBL25", "mechanism__empty.json").await;
+    crate::support::mount_status(&up).await;
     crate::support::mount_unichem(
         &up,
         "CHEMBL25",

@@ -15,6 +15,7 @@ mod live;
 mod politeness;
 mod profile;
 mod progress;
+mod provenance;
 mod search;
 mod strict_clients;
 mod support;

@@ -107,6 +107,16 @@ pub(crate) fn chembl_get(p: &str, query: &[(&str, &str)]) -> wiremock::MockBuild
         .and(header("accept", "application/json"))
 }
 
+/// `status.json`, where a server in its real configuration (the built binary) asks which
+/// release ChEMBL serves, once a day; tests in process leave that off.
+pub(crate) async fn mount_status(up: &Upstreams) {
+    chembl_get("/status.json", &[])
+        .respond_with(ok("status.json"))
+        .expect(1)
+        .mount(&up.chembl)
+        .await;
+}
+
 /// `/molecule/{id}.json` answered with a fixture.
 pub(crate) async fn mount_molecule(up: &Upstreams, upstream_id: &str, fixture: &str) {
     chembl_get(&format!("/molecule/{upstream_id}.json"), &[])

@@ -13,6 +13,7 @@ mod evaluation;
 mod faults;
 mod ld;
 mod live;
+mod provenance;
 mod ranking;
 mod region;
 mod resolve;

@@ -7,6 +7,7 @@
 )]
 
 mod map_ids;
+mod provenance;
 mod regions;
 mod server;
 
