@@ -352,12 +352,13 @@ impl HttpClient {
     /// Cache, then coalesce, then fetch with retries; the answer is recorded for the
     /// provenance of the tool call it serves.
     async fn execute(&self, prepared: Prepared) -> Result<Bytes, ApiError> {
+        let slot = self.asking(&prepared);
         if prepared.cacheable
             && let Some(cache) = &self.inner.cache
             && let Some(hit) = cache.get(&prepared.key).await
         {
             tracing::debug!(source = %self.inner.config.name(), url = %prepared.url, "cache hit");
-            self.record(&prepared, hit.retrieved_at, true);
+            provenance::answered(slot, hit.retrieved_at, true);
             return Ok(hit.body);
         }
         let key = prepared.key.clone();
@@ -379,13 +380,13 @@ impl HttpClient {
             .boxed()
         });
         let fetched = shared.await?;
-        self.record(&prepared, fetched.retrieved_at, false);
+        provenance::answered(slot, fetched.retrieved_at, false);
         Ok(fetched.body)
     }
 
-    /// Tell the current tool call's provenance that it read this answer.
-    fn record(&self, prepared: &Prepared, retrieved_at: SystemTime, cached: bool) {
-        provenance::record(
+    /// Tell the current tool call's provenance that it asks this request.
+    fn asking(&self, prepared: &Prepared) -> Option<provenance::Slot> {
+        provenance::asking(
             self.inner.config.name(),
             || Arc::new(self.clone()) as Arc<dyn ReleaseSource>,
             || {
@@ -395,9 +396,7 @@ impl HttpClient {
                     prepared.body.as_ref().map(|(_, body)| body.as_ref()),
                 )
             },
-            retrieved_at,
-            cached,
-        );
+        )
     }
 
     /// The data release this source serves, for provenance: known, or asked now (at most

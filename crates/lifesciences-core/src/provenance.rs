@@ -3,13 +3,14 @@
 //! answer was built from, when they were retrieved, and whether the cache served them.
 //!
 //! [`Served`](crate::server::Served) runs every tool call inside [`scope`]; the HTTP
-//! client [`record`]s every upstream answer a call used (fetched, joined in flight or
-//! served from the cache) without knowing about calls. When the call succeeds, the
+//! client notes every request a call makes ([`asking`]) and every answer it reads
+//! ([`answered`]: fetched, joined in flight or served from the cache) without knowing
+//! about calls. When the call succeeds, the
 //! record becomes the result's `provenance` ([`attach`]), so no tool can forget it and
 //! none builds it itself.
 //!
-//! **Invariant:** only answers a call read are recorded, each once (as first read), with
-//! the time the upstream sent it: an answer served from the cache keeps its original retrieval time.
+//! **Invariant:** only requests a call made and read an answer to are named, each once
+//! (as first asked, in the order asked), with the time the upstream sent the answer: an answer served from the cache keeps its original retrieval time.
 //! Requests a call did not make (a source's daily release look-up, which runs in a task
 //! of its own) are never recorded.
 
@@ -32,19 +33,26 @@ pub(crate) trait ReleaseSource: Send + Sync {
     fn release(&self) -> BoxFuture<'_, Option<Arc<str>>>;
 }
 
-/// One upstream answer a call read.
+/// One upstream request a call made, and its answer once read.
 #[derive(Clone)]
 struct Record {
     source: &'static str,
     release: Arc<dyn ReleaseSource>,
     request: String,
-    retrieved_at: SystemTime,
-    cached: bool,
+    /// When the upstream sent the answer, and whether the cache served it; `None` until
+    /// an answer is read (a request that failed is never named).
+    answer: Option<(SystemTime, bool)>,
 }
 
-/// The upstream answers one tool call read, in the order it read them.
+/// The upstream requests one tool call made, in the order it made them (so requests sent
+/// together, in a join, are named in the order they were written, whichever answered
+/// first).
 #[derive(Clone, Default)]
 pub(crate) struct Recorder(Arc<Mutex<Vec<Record>>>);
+
+/// A request's place in the current call's record (see [`asking`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Slot(usize);
 
 tokio::task_local! {
     static CALL: Recorder;
@@ -58,26 +66,23 @@ pub(crate) async fn scope<F: Future>(call: F) -> (F::Output, Recorder) {
     (output, recorder)
 }
 
-/// Note that the current tool call read an answer of `source`: the request as sent
-/// (`request`, built only inside a call), when the upstream sent the answer, and whether
-/// the cache served it. Outside a tool call (`check`, a release look-up) nothing happens.
-pub(crate) fn record(
+/// Note that the current tool call asks `source` for `request` (built only inside a
+/// call): its place in the record. The same request asked again in one call (the cache
+/// then serves it) keeps its first place. Outside a tool call (`check`, a release
+/// look-up) nothing happens and there is no place.
+pub(crate) fn asking(
     source: &'static str,
     release: impl FnOnce() -> Arc<dyn ReleaseSource>,
     request: impl FnOnce() -> String,
-    retrieved_at: SystemTime,
-    cached: bool,
-) {
-    let _ = CALL.try_with(|recorder| {
+) -> Option<Slot> {
+    CALL.try_with(|recorder| {
         let mut records = recorder.0.lock().unwrap_or_else(PoisonError::into_inner);
         let request = request();
-        // The same request read again in one call (the cache then serves it): the first
-        // read says where the answer came from.
-        if records
+        if let Some(at) = records
             .iter()
-            .any(|r| r.source == source && r.request == request)
+            .position(|r| r.source == source && r.request == request)
         {
-            return;
+            return Slot(at);
         }
         let release = records
             .iter()
@@ -87,9 +92,26 @@ pub(crate) fn record(
             source,
             release,
             request,
-            retrieved_at,
-            cached,
+            answer: None,
         });
+        Slot(records.len() - 1)
+    })
+    .ok()
+}
+
+/// The request at `slot` was answered: when the upstream sent the answer, and whether
+/// the cache served it. The first answer read stands.
+pub(crate) fn answered(slot: Option<Slot>, retrieved_at: SystemTime, cached: bool) {
+    let Some(Slot(at)) = slot else {
+        return;
+    };
+    let _ = CALL.try_with(|recorder| {
+        let mut records = recorder.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(record) = records.get_mut(at)
+            && record.answer.is_none()
+        {
+            record.answer = Some((retrieved_at, cached));
+        }
     });
 }
 
@@ -119,35 +141,40 @@ impl Recorder {
     /// What the record says, with each source's release (asked concurrently; see
     /// [`ReleaseSource`]).
     pub(crate) async fn provenance(&self) -> Provenance {
-        // Source by source, in the order each was first read.
-        let groups: Vec<Vec<Record>> = {
+        // Source by source, in the order each was first asked; answered requests only.
+        let groups: Vec<Vec<(Record, SystemTime, bool)>> = {
             let records = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-            let mut groups: Vec<Vec<Record>> = Vec::new();
+            let mut groups: Vec<Vec<(Record, SystemTime, bool)>> = Vec::new();
             for record in records.iter() {
-                match groups.iter_mut().find(|g| g[0].source == record.source) {
-                    Some(group) => group.push(record.clone()),
-                    None => groups.push(vec![record.clone()]),
+                let Some((at, cached)) = record.answer else {
+                    continue;
+                };
+                let record = (record.clone(), at, cached);
+                match groups.iter_mut().find(|g| g[0].0.source == record.0.source) {
+                    Some(group) => group.push(record),
+                    None => groups.push(vec![record]),
                 }
             }
             groups
         };
         let releases =
-            futures::future::join_all(groups.iter().map(|group| group[0].release.release())).await;
+            futures::future::join_all(groups.iter().map(|group| group[0].0.release.release()))
+                .await;
         let sources = groups
             .into_iter()
             .zip(releases)
             .map(|(group, release)| SourceProvenance {
-                database: group[0].source.to_owned(),
+                database: group[0].0.source.to_owned(),
                 release: release.map(|r| r.to_string()),
                 retrieved_at: rfc3339(
                     group
                         .iter()
-                        .map(|r| r.retrieved_at)
+                        .map(|(_, at, _)| *at)
                         .min()
                         .unwrap_or_else(SystemTime::now),
                 ),
-                cached: group.iter().any(|r| r.cached),
-                requests: group.into_iter().map(|r| r.request).collect(),
+                cached: group.iter().any(|(_, _, cached)| *cached),
+                requests: group.into_iter().map(|(r, ..)| r.request).collect(),
             })
             .collect();
         Provenance { sources }
@@ -284,18 +311,22 @@ mod tests {
         let later = t0 + Duration::from_secs(5);
         let release = || -> Arc<dyn ReleaseSource> { Arc::new(Known("115")) };
         let ((), recorder) = scope(async {
-            // Served from the cache: first sent at t0.
-            record("Ensembl", release, || "https://e/a".into(), t0, true);
-            record(
+            let a = asking("Ensembl", release, || "https://e/a".into());
+            let chembl = asking(
                 "ChEMBL",
                 || Arc::new(Known("ChEMBL_35")),
                 || "https://c/m".into(),
-                later,
-                false,
             );
-            // Read again in the same call: the first read stands.
-            record("Ensembl", release, || "https://e/a".into(), later, false);
-            record("Ensembl", release, || "https://e/b".into(), later, false);
+            let b = asking("Ensembl", release, || "https://e/b".into());
+            // Asked, never answered (it failed): not named.
+            let _failed = asking("Ensembl", release, || "https://e/gone".into());
+            // Answered in another order than asked; a from the cache, first sent at t0.
+            answered(b, later, false);
+            answered(chembl, later, false);
+            answered(a, t0, true);
+            // Asked and read again in the same call: the first read stands.
+            let again = asking("Ensembl", release, || "https://e/a".into());
+            answered(again, later, false);
         })
         .await;
         let provenance = recorder.provenance().await;
@@ -313,13 +344,13 @@ mod tests {
     #[test]
     fn outside_a_call_nothing_is_recorded() {
         // No task-local: must neither panic nor build the request text.
-        record(
+        let slot = asking(
             "X",
             || unreachable!("not built outside a call"),
             || unreachable!("not built outside a call"),
-            SystemTime::now(),
-            false,
         );
+        assert!(slot.is_none());
+        answered(slot, SystemTime::now(), false);
     }
 
     #[test]
