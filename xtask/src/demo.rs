@@ -129,11 +129,25 @@ pub(crate) fn check_points_at_mock(
     Ok(())
 }
 
-/// A mock upstream serving `routes`; anything else gets a clear 404, never the network.
+/// A mock upstream serving `routes`, and each source's release look-up under the prefix
+/// every script gives that source (a server asks it once, after its first answer, to name
+/// the release in a result's provenance); anything else gets a clear 404, never the
+/// network.
 pub(crate) async fn serve_mock(routes: Vec<Mock>) -> MockServer {
     let mock = MockServer::start().await;
     for route in routes {
         route.mount(&mock).await;
+    }
+    for (at, krate, name) in [
+        ("/string/json/version", "string-mcp", "version.json"),
+        ("/ensembl/info/data", "ensembl-mcp", "info_data.json"),
+        ("/chembl/status.json", "chembl-mcp", "status.json"),
+    ] {
+        Mock::given(wiremock::matchers::method("GET"))
+            .and(wiremock::matchers::path(at))
+            .respond_with(script::fixture(krate, name))
+            .mount(&mock)
+            .await;
     }
     Mock::given(wiremock::matchers::any())
         .respond_with(ResponseTemplate::new(404).set_body_string("no demo route for this request"))
@@ -225,7 +239,34 @@ fn print_result(structured: &Value, is_error: bool) {
         println!("    hint: {}", e["recovery_hint"].as_str().unwrap_or(""));
         return;
     }
-    let text = serde_json::to_string_pretty(structured).unwrap_or_default();
+    // Where it came from, in one line per source; the result itself without it.
+    let mut shown = structured.clone();
+    let provenance = shown
+        .as_object_mut()
+        .and_then(|map| map.remove("provenance"));
+    for source in provenance
+        .as_ref()
+        .and_then(|p| p["sources"].as_array())
+        .into_iter()
+        .flatten()
+    {
+        let requests = source["requests"].as_array().map_or(0, Vec::len);
+        println!(
+            "  ⓘ {}{}: {requests} request(s), retrieved {}{}",
+            source["database"].as_str().unwrap_or("?"),
+            source["release"]
+                .as_str()
+                .map(|r| format!(" (release {r})"))
+                .unwrap_or_default(),
+            source["retrieved_at"].as_str().unwrap_or("?"),
+            if source["cached"] == Value::Bool(true) {
+                ", from the cache"
+            } else {
+                ""
+            },
+        );
+    }
+    let text = serde_json::to_string_pretty(&shown).unwrap_or_default();
     let lines: Vec<_> = text.lines().collect();
     for line in lines.iter().take(MAX_LINES) {
         println!("  {line}");

@@ -74,10 +74,9 @@ async fn the_binary_walks_the_users_path_over_stdio() {
     let requests = string["requests"].as_array().unwrap();
     assert_eq!(requests.len(), 1, "{provenance}");
     assert!(
-        requests[0]
-            .as_str()
-            .unwrap()
-            .starts_with(&format!("{uri}/json/interaction_partners?caller_identity=binary-test&")),
+        requests[0].as_str().unwrap().starts_with(&format!(
+            "{uri}/json/interaction_partners?caller_identity=binary-test&"
+        )),
         "{provenance}"
     );
 
