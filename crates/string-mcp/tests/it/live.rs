@@ -185,7 +185,9 @@ async fn live_the_network_picture_and_the_enrichment_figure_are_images() {
         json!({"identifiers": SET4, "format": "svg"}),
         json!({"identifiers": SET4, "figure": "enrichment", "category": "PMID"}),
     ] {
-        let content = client.call_picture("string_get_network_image", args.clone()).await;
+        let content = client
+            .call_picture("string_get_network_image", args.clone())
+            .await;
         // The picture, what it shows, and where it came from.
         assert_eq!(content.len(), 3, "{args}: {content:?}");
     }

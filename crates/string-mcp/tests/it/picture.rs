@@ -37,7 +37,11 @@ fn text(content: &[ContentBlock]) -> String {
         .filter_map(|c| c.as_text().map(|t| t.text.clone()))
         .filter(|t| !t.starts_with("Provenance: "))
         .collect();
-    assert_eq!(texts.len(), 1, "one text says what the picture is: {texts:?}");
+    assert_eq!(
+        texts.len(),
+        1,
+        "one text says what the picture is: {texts:?}"
+    );
     texts[0].clone()
 }
 
