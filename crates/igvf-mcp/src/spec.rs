@@ -95,7 +95,7 @@ impl EndpointSpec {
     /// these fields is required: gene_id, hgnc_id, gene_name, synonym.", "Either
     /// disease_id or disease_name is required.", "One of these fields is required: …"),
     /// kept to the names the endpoint takes, plus what the catalog's handlers require
-    /// without saying so ([`UNSTATED`]).
+    /// without saying so (`UNSTATED`).
     pub fn needs_one_of(&self) -> Vec<String> {
         if let Some((_, names)) = UNSTATED.iter().find(|(id, _)| *id == self.operation_id) {
             return names.iter().map(|n| (*n).to_owned()).collect();

@@ -2,11 +2,11 @@
 //! the database, its data release when the source says, the exact upstream requests the
 //! answer was built from, when they were retrieved, and whether the cache served them.
 //!
-//! [`Served`](crate::server::Served) runs every tool call inside [`scope`]; the HTTP
-//! client notes every request a call makes ([`asking`]) and every answer it reads
-//! ([`answered`]: fetched, joined in flight or served from the cache) without knowing
+//! [`Served`](crate::server::Served) runs every tool call inside `scope`; the HTTP
+//! client notes every request a call makes (`asking`) and every answer it reads
+//! (`answered`: fetched, joined in flight or served from the cache) without knowing
 //! about calls. When the call succeeds, the
-//! record becomes the result's `provenance` ([`attach`]), so no tool can forget it and
+//! record becomes the result's `provenance` (`attach`), so no tool can forget it and
 //! none builds it itself.
 //!
 //! **Invariant:** only requests a call made and read an answer to are named, each once
@@ -249,9 +249,11 @@ pub(crate) fn attach(result: &mut CallToolResult, provenance: &Provenance) {
     };
     match result.structured_content.as_mut() {
         Some(serde_json::Value::Object(map)) => {
-            let before = serde_json::Value::Object(map.clone()).to_string();
+            // The text that mirrors the structured content (rmcp writes it compact) is
+            // written again with the provenance in it.
+            let before = serde_json::to_string(&*map).unwrap_or_default();
             map.insert("provenance".to_owned(), value);
-            let after = serde_json::Value::Object(map.clone()).to_string();
+            let after = serde_json::to_string(&*map).unwrap_or_default();
             for block in &mut result.content {
                 if block.as_text().is_some_and(|t| t.text == before) {
                     *block = ContentBlock::text(after.clone());

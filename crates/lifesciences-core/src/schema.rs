@@ -61,7 +61,7 @@ pub fn tighten(schema: &JsonObject) -> JsonObject {
 /// bounds, without the words (`description`, `title`, `examples`, `default`) and the
 /// cross-reference `pattern`s, and with each union of objects tagged by a constant (an
 /// entity of any kind, tagged `_type`) served as one object: every kind's properties,
-/// the tag as an `enum`, required what every kind requires (see [`merge_tagged_unions`]). Clients that check results against it (the Python SDK
+/// the tag as an `enum`, required what every kind requires (see `merge_tagged_unions`). Clients that check results against it (the Python SDK
 /// does, on every call) parse and walk less; the words are for people and live in
 /// `docs/tools.md`, while the model reads the tool's description and input schema. The
 /// patterns (a third of every result schema with cross-references) hold by construction:
