@@ -61,7 +61,7 @@ pub(crate) struct GetSequenceArgs {
     #[schemars(with = "Vec<String>")]
     #[schemars(length(max = 50))]
     pub ids: Vec<String>,
-    /// `chr:start-end[:strand]`, e.g. `X:1000000-1000100:1`.
+    /// `chr:start-end[:strand]`, 1-based and inclusive, e.g. `X:1000000-1000100:1`.
     #[serde(default)]
     pub region: Option<String>,
     /// With `region`: species name or alias.

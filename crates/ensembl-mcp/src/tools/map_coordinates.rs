@@ -32,7 +32,8 @@ pub(crate) enum PositionKind {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct MapArgs {
-    /// Between assemblies: `chr:start-end[:strand]` on `from_assembly`.
+    /// Between assemblies: `chr:start-end[:strand]` on `from_assembly`, 1-based and
+    /// inclusive.
     #[serde(default)]
     pub region: Option<String>,
     /// The region's assembly, e.g. `GRCh37`.

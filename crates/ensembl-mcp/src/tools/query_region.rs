@@ -49,8 +49,8 @@ const DENSE: [&str; 2] = ["variation", "somatic_variation"];
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct QueryRegionArgs {
-    /// `chr:start-end` on the current assembly, e.g. `17:7661779-7687538`; up to 5 Mb,
-    /// 10 kb with variants.
+    /// `chr:start-end` on the current assembly, 1-based and inclusive, e.g.
+    /// `17:7661779-7687538`; up to 5 Mb, 10 kb with variants.
     pub region: String,
     /// Species name or alias.
     #[serde(default)]
