@@ -6,6 +6,9 @@
 //!   fails when it is stale; CI runs it).
 //! - `bundle [--debug]`: the gateway as a Claude Desktop extension (`.mcpb`, checked and
 //!   packed with npm's `@anthropic-ai/mcpb`) and its `server.json` for the MCP registry.
+//! - `dist`: every artifact a user installs (PyPI wheel, npm packages, container image,
+//!   Claude Desktop bundle, `server.json`), built for this machine into `target/dist/` and
+//!   each smoke-tested as a user installs and starts it (a release build; not in CI).
 //! - `live`: run the opt-in tests against the real upstream APIs (network required).
 //! - `clients`: run every server, over stdio and Streamable HTTP, through third-party MCP
 //!   clients (TypeScript SDK, MCP Inspector CLI, the MCP conformance suite, Ajv strict) against
@@ -27,6 +30,7 @@ mod bench;
 mod bundle;
 mod clients;
 mod demo;
+mod dist;
 mod docs;
 mod igvf_openapi;
 mod live;
@@ -57,6 +61,15 @@ enum Command {
         #[arg(long)]
         debug: bool,
     },
+    /// Build every artifact a user installs for this machine into target/dist, and
+    /// smoke-test each as a user installs and starts it (release build; not in CI).
+    ///
+    /// The PyPI wheel (a fresh virtual environment, pip install), the npm packages (npm
+    /// install of the tarballs into an empty folder), the container image (when buildah is
+    /// present), the Claude Desktop bundle (launched with every setting left blank) and
+    /// server.json (checked against the registry's schema). Each must answer initialize
+    /// and tools/list.
+    Dist,
     /// Run every server through a scripted MCP session against a local mock upstream.
     Demo {
         /// Only this server (e.g. string-mcp).
@@ -136,6 +149,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Demo { only } => demo::run(only.as_deref()),
+        Command::Dist => dist::run(),
         Command::Bundle { debug } => bundle::run(debug).map(|_| ()),
         Command::Docs { check } => docs::run(check),
         Command::Live { cargo_args } => live::run(&cargo_args),

@@ -1,0 +1,104 @@
+//! `cargo xtask dist`: every artifact a user installs, built for the machine it runs on
+//! into `target/dist/`, each smoke-tested the way a user installs and starts it (it must
+//! answer `initialize` and `tools/list`): the PyPI wheel (a fresh virtual environment,
+//! `pip install`), the npm packages (`npm install` of the tarballs into an empty folder),
+//! the archives and installers (cargo-dist, when installed), the Claude Desktop bundle
+//! (launched as Claude Desktop launches it, with every setting left blank), the container
+//! image (when buildah is present), and `server.json` for the MCP registry, checked
+//! against the registry's schema. Not in CI: it is a release build. The release workflow
+//! (`.github/workflows/release.yml`) runs the same steps on each platform.
+
+mod image;
+mod npm;
+mod pypi;
+pub(crate) mod smoke;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+
+/// What one artifact came to.
+struct Line {
+    artifact: &'static str,
+    outcome: anyhow::Result<Vec<(PathBuf, Option<smoke::Smoke>)>>,
+}
+
+/// `target/dist`, emptied.
+fn out_dir() -> anyhow::Result<PathBuf> {
+    let out = crate::demo::target_dir()?.join("dist");
+    if out.exists() {
+        std::fs::remove_dir_all(&out).with_context(|| format!("cannot clear {}", out.display()))?;
+    }
+    std::fs::create_dir_all(&out)?;
+    Ok(out)
+}
+
+/// The gateway built in release for this machine.
+fn gateway_binary() -> anyhow::Result<PathBuf> {
+    let entry = crate::servers::gateway();
+    crate::demo::build(std::slice::from_ref(&entry), true)?
+        .into_iter()
+        .next()
+        .context("no binary was built")
+}
+
+/// A file's size, for the report.
+pub(crate) fn megabytes(path: &Path) -> String {
+    std::fs::metadata(path).map_or_else(
+        |_| "?".to_owned(),
+        |m| format!("{:.1} MB", m.len() as f64 / 1_000_000.0),
+    )
+}
+
+pub(crate) fn run() -> anyhow::Result<()> {
+    let out = out_dir()?;
+    let binary = gateway_binary()?;
+    let mut lines = vec![
+        Line {
+            artifact: "PyPI wheel",
+            outcome: pypi::build_and_smoke(&out),
+        },
+        Line {
+            artifact: "npm packages",
+            outcome: npm::build_and_smoke(&out, &binary),
+        },
+        Line {
+            artifact: "container image",
+            outcome: image::build_and_smoke(&out, &binary),
+        },
+    ];
+    lines.push(Line {
+        artifact: "Claude Desktop bundle",
+        outcome: crate::bundle::build_and_smoke(&out, &binary),
+    });
+    println!("\ncargo xtask dist: {}", out.display());
+    let mut failed = 0;
+    for line in &lines {
+        match &line.outcome {
+            Ok(files) if files.is_empty() => println!("- {}: skipped", line.artifact),
+            Ok(files) => {
+                for (file, smoke) in files {
+                    let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+                    println!(
+                        "- {}: {} ({}){}",
+                        line.artifact,
+                        name.unwrap_or_default(),
+                        megabytes(file),
+                        smoke
+                            .as_ref()
+                            .map(|s| format!(": {s}"))
+                            .unwrap_or_default()
+                    );
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                println!("- {}: FAILED: {e:#}", line.artifact);
+            }
+        }
+    }
+    if failed > 0 {
+        anyhow::bail!("{failed} artifact(s) failed");
+    }
+    Ok(())
+}
