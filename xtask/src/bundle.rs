@@ -1,14 +1,25 @@
 //! `cargo xtask bundle`: the gateway as a Claude Desktop extension (an MCP Bundle:
-//! `manifest.json` plus the binary, zipped as `.mcpb`) and a `server.json` for the
-//! official MCP registry, both describing every configuration variable.
+//! `manifest.json` plus the binaries, zipped as `.mcpb`) and a `server.json` for the
+//! official MCP registry.
 //!
 //! The manifest follows the MCPB manifest specification, version 0.3
 //! (<https://github.com/modelcontextprotocol/mcpb/blob/main/MANIFEST.md>); the bundle is
 //! checked and packed with the specification's own command line, `@anthropic-ai/mcpb`
-//! (npm, pinned below), whose `validate` applies the published JSON schema. The
-//! `server.json` follows the registry's format
-//! (<https://github.com/modelcontextprotocol/registry/tree/main/docs/reference/server-json>):
-//! one `mcpb` package, its download URL and SHA-256, stdio transport, and the variables.
+//! (npm, pinned below), whose `validate` applies the published JSON schema.
+//!
+//! One bundle serves every desktop platform: each platform's binary sits in its own
+//! folder under `server/`, and `platform_overrides` points each platform at its own
+//! (`cargo xtask bundle --binaries <dir>` assembles it from the release workflow's
+//! builds; without it, the bundle holds this machine's build only). It exposes the few
+//! settings people change (databases, STRING caller identity, proxy, a CA file, log
+//! level), each with its default where it has one. Claude Desktop passes a setting left
+//! blank as the literal text `${user_config.<key>}`; the server reads such a value as
+//! unset (core's configuration), so the bundle starts on first launch.
+//!
+//! `server.json` follows the registry's schema of 2025-12-11, vendored at
+//! `packaging/registry/server.schema.json` and checked by this module's tests: the PyPI,
+//! npm, OCI and MCPB packages of one release, each with the variables a user may set and
+//! their defaults.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,50 +31,170 @@ use serde_json::{Value, json};
 
 /// The pinned MCPB command line.
 const MCPB_CLI: &str = "@anthropic-ai/mcpb@2.1.2";
-/// The registry's server.json schema this file follows.
+/// The registry's server.json schema this file follows (a copy is in `packaging/registry/`).
 const SERVER_SCHEMA: &str =
-    "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json";
+    "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
+/// The server's name in the MCP registry (its packages carry it: PyPI's description,
+/// npm's `mcpName`, the image's `io.modelcontextprotocol.server.name` label).
+pub(crate) const REGISTRY_NAME: &str = "io.github.lifesciences-mcp/lifesciences-mcp";
 /// The repository, for URLs.
 const REPOSITORY: &str = "https://github.com/lifesciences-mcp/lifesciences-mcp";
+/// The container image, without its tag.
+pub(crate) const IMAGE: &str = "ghcr.io/lifesciences-mcp/lifesciences-mcp";
 
-/// Every variable the gateway reads: each source's, the shared ones, and the toolsets.
-fn variables() -> anyhow::Result<Vec<lifesciences_core::config::Variable>> {
-    let upstreams = lifesciences_core::server::upstreams::<Gateway>()?;
-    let mut all = lifesciences_core::config::variables(&upstreams);
-    all.push(lifesciences_core::config::Variable {
-        name: lifesciences_core::cli::TOOLSETS_VAR.to_owned(),
-        default: "all".to_owned(),
-        about: "which toolsets to serve: string, ensembl, chembl, igvf (comma-separated)"
-            .to_owned(),
-    });
-    Ok(all)
+/// Where the answers come from, and their privacy notices: every Ensembl, EBI Search,
+/// ChEMBL and UniChem request goes to EMBL-EBI; STRING's access and licensing terms; the
+/// project's own page says what goes where, including the IGVF Catalog's.
+const PRIVACY_POLICIES: &[&str] = &[
+    "https://www.ebi.ac.uk/data-protection/privacy-notice/embl-ebi-public-website",
+    "https://string-db.org/cgi/access",
+    "https://github.com/lifesciences-mcp/lifesciences-mcp/blob/main/docs/privacy.md",
+];
+
+/// One setting the bundle shows a user: the manifest's `user_config` entry and the
+/// variable it sets.
+struct Setting {
+    key: &'static str,
+    var: &'static str,
+    kind: &'static str,
+    title: &'static str,
+    description: &'static str,
+    default: Option<&'static str>,
 }
 
-/// MCPB's name for this platform.
-fn platform() -> &'static str {
-    match std::env::consts::OS {
-        "macos" => "darwin",
-        "windows" => "win32",
-        _ => "linux",
+/// The settings people change. Every other variable keeps its default (the README lists
+/// them); a setting left blank reaches the server as an unexpanded placeholder, which it
+/// reads as unset.
+const SETTINGS: &[Setting] = &[
+    Setting {
+        key: "toolsets",
+        var: lifesciences_core::cli::TOOLSETS_VAR,
+        kind: "string",
+        title: "Databases",
+        description: "Which databases to serve, comma-separated: string, ensembl, chembl, igvf.",
+        default: Some("string,ensembl,chembl,igvf"),
+    },
+    Setting {
+        key: "string_caller_identity",
+        var: "STRING_CALLER_IDENTITY",
+        kind: "string",
+        title: "STRING caller identity",
+        description: "Sent with every STRING request, so STRING knows who is calling (your lab or tool).",
+        default: Some("lifesciences-mcp"),
+    },
+    Setting {
+        key: "https_proxy",
+        var: "HTTPS_PROXY",
+        kind: "string",
+        title: "HTTPS proxy",
+        description: "A proxy for every request, e.g. http://proxy.example.org:3128. Leave empty for none.",
+        default: None,
+    },
+    Setting {
+        key: "no_proxy",
+        var: "NO_PROXY",
+        kind: "string",
+        title: "No proxy for",
+        description: "Hosts reached without the proxy, comma-separated.",
+        default: None,
+    },
+    Setting {
+        key: "ca_file",
+        var: "LIFESCIENCES_CA_FILE",
+        kind: "file",
+        title: "Extra CA certificates",
+        description: "A PEM file of certificates to trust besides the system's (for networks that inspect TLS).",
+        default: None,
+    },
+    Setting {
+        key: "log_level",
+        var: "RUST_LOG",
+        kind: "string",
+        title: "Log level",
+        description: "What the server logs to Claude's log file: error, warn, info or debug.",
+        default: Some("warn"),
+    },
+];
+
+/// One platform's binary in the bundle.
+#[derive(Debug, Clone)]
+pub(crate) struct PlatformBinary {
+    /// MCPB's name for the platform: `darwin`, `win32`, `linux`.
+    pub platform: &'static str,
+    /// The folder under `server/`, e.g. `linux-x64`.
+    pub dir: &'static str,
+    /// The binary.
+    pub path: PathBuf,
+}
+
+impl PlatformBinary {
+    fn file_name(&self) -> String {
+        self.path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// The path the manifest names, relative to the bundle.
+    fn in_bundle(&self) -> String {
+        format!("server/{}/{}", self.dir, self.file_name())
     }
 }
 
-/// The extension's manifest.
-pub(crate) fn manifest(binary_name: &str) -> anyhow::Result<Value> {
+/// The folders `--binaries` reads, as the release workflow lays them out, in the order
+/// the manifest prefers them as its default command.
+const PLATFORM_DIRS: &[(&str, &str, &str)] = &[
+    ("linux", "linux-x64", "lifesciences-mcp"),
+    ("darwin", "darwin", "lifesciences-mcp"),
+    ("win32", "win32-x64", "lifesciences-mcp.exe"),
+];
+
+/// MCPB's name for this platform, and the folder its binary goes in.
+fn this_platform() -> (&'static str, &'static str) {
+    match std::env::consts::OS {
+        "macos" => ("darwin", "darwin"),
+        "windows" => ("win32", "win32-x64"),
+        _ => ("linux", "linux-x64"),
+    }
+}
+
+/// The extension's manifest for these binaries (at least one).
+pub(crate) fn manifest(binaries: &[PlatformBinary]) -> anyhow::Result<Value> {
+    let Some(first) = binaries.first() else {
+        bail!("a bundle needs at least one binary");
+    };
     let mut user_config = serde_json::Map::new();
     let mut env = serde_json::Map::new();
-    for v in variables()? {
-        let key = v.name.to_ascii_lowercase();
-        user_config.insert(
-            key.clone(),
-            json!({
-                "type": "string",
-                "title": v.name,
-                "description": format!("{} (default: {}). Leave empty for the default.", v.about, v.default),
-                "required": false,
-            }),
+    for s in SETTINGS {
+        let mut entry = json!({
+            "type": s.kind,
+            "title": s.title,
+            "description": s.description,
+            "required": false,
+        });
+        if let Some(default) = s.default {
+            entry["default"] = json!(default);
+        }
+        user_config.insert(s.key.to_owned(), entry);
+        env.insert(
+            s.var.to_owned(),
+            json!(format!("${{user_config.{}}}", s.key)),
         );
-        env.insert(v.name.clone(), json!(format!("${{user_config.{key}}}")));
+    }
+    let mut overrides = serde_json::Map::new();
+    for b in &binaries[1..] {
+        overrides.insert(
+            b.platform.to_owned(),
+            json!({"command": format!("${{__dirname}}/{}", b.in_bundle())}),
+        );
+    }
+    let mut mcp_config = json!({
+        "command": format!("${{__dirname}}/{}", first.in_bundle()),
+        "args": [],
+        "env": env,
+    });
+    if !overrides.is_empty() {
+        mcp_config["platform_overrides"] = Value::Object(overrides);
     }
     let tools: Vec<Value> = lifesciences_core::tools::<Gateway>()
         .iter()
@@ -73,61 +204,112 @@ pub(crate) fn manifest(binary_name: &str) -> anyhow::Result<Value> {
             json!({"name": t.name, "description": first.trim_end_matches('.')})
         })
         .collect();
+    let platforms: Vec<&str> = binaries.iter().map(|b| b.platform).collect();
     Ok(json!({
         "manifest_version": "0.3",
         "name": Gateway::NAME,
         "display_name": Gateway::TITLE,
         "version": Gateway::VERSION,
         "description": "STRING, Ensembl, ChEMBL and the IGVF Catalog for AI agents: genes, proteins, interactions, compounds, variants, with identifiers that cross over.",
+        "long_description": "Every answer says where it came from (database, release, the exact requests) so it can be cited. The queries you ask go to EMBL-EBI (Ensembl, EBI Search, ChEMBL, UniChem), STRING and the IGVF Catalog; nothing else is sent anywhere, and the extension keeps no record of them beyond an in-memory cache.",
         "author": {"name": "lifesciences-mcp developers", "url": REPOSITORY},
         "repository": {"type": "git", "url": REPOSITORY},
         "homepage": REPOSITORY,
+        "documentation": format!("{REPOSITORY}/blob/main/README.md"),
+        "support": format!("{REPOSITORY}/issues"),
         "license": "MIT OR Apache-2.0",
         "keywords": ["bioinformatics", "genomics", "proteins", "chemistry", "variants"],
+        "privacy_policies": PRIVACY_POLICIES,
         "server": {
             "type": "binary",
-            "entry_point": format!("server/{binary_name}"),
-            "mcp_config": {
-                "command": format!("${{__dirname}}/server/{binary_name}"),
-                "args": [],
-                "env": env,
-            },
+            "entry_point": first.in_bundle(),
+            "mcp_config": mcp_config,
         },
         "tools": tools,
-        "compatibility": {"platforms": [platform()]},
+        "compatibility": {"platforms": platforms},
         "user_config": user_config,
     }))
 }
 
-/// The registry's description of the server: the bundle as its package.
-pub(crate) fn server_json(bundle_url: &str, sha256: &str) -> anyhow::Result<Value> {
-    let variables: Vec<Value> = variables()?
-        .into_iter()
-        .map(|v| {
-            json!({
-                "name": v.name,
-                "description": format!("{} (default: {})", v.about, v.default),
-                "isRequired": false,
-                "isSecret": false,
-            })
+/// A variable a registry client may set for a package, with its default.
+fn registry_variable(var: &str, description: &str, default: Option<&str>, format: &str) -> Value {
+    let mut v = json!({
+        "name": var,
+        "description": description,
+        "isRequired": false,
+        "isSecret": false,
+        "format": format,
+    });
+    if let Some(default) = default {
+        v["default"] = json!(default);
+    }
+    v
+}
+
+/// The registry's description of the server: one release's PyPI, npm, OCI and MCPB
+/// packages, each with the settings a user may set.
+pub(crate) fn server_json(bundle_url: &str, bundle_sha256: &str) -> Value {
+    let version = Gateway::VERSION;
+    let variables: Vec<Value> = SETTINGS
+        .iter()
+        .map(|s| {
+            let format = if s.kind == "file" {
+                "filepath"
+            } else {
+                "string"
+            };
+            registry_variable(s.var, s.description, s.default, format)
         })
         .collect();
-    Ok(json!({
+    let stdio = json!({"type": "stdio"});
+    json!({
         "$schema": SERVER_SCHEMA,
-        "name": "io.github.lifesciences-mcp/lifesciences-mcp",
+        "name": REGISTRY_NAME,
         "title": Gateway::TITLE,
-        "description": "STRING, Ensembl, ChEMBL and IGVF Catalog tools for agents, with identifiers that cross over.",
+        "description": "STRING, Ensembl, ChEMBL and IGVF Catalog tools for agents, with provenance on every answer.",
+        "websiteUrl": REPOSITORY,
         "repository": {"url": REPOSITORY, "source": "github"},
-        "version": Gateway::VERSION,
-        "packages": [{
-            "registryType": "mcpb",
-            "identifier": bundle_url,
-            "version": Gateway::VERSION,
-            "fileSha256": sha256,
-            "transport": {"type": "stdio"},
-            "environmentVariables": variables,
-        }],
-    }))
+        "version": version,
+        "packages": [
+            {
+                "registryType": "pypi",
+                "registryBaseUrl": "https://pypi.org",
+                "identifier": Gateway::NAME,
+                "version": version,
+                "runtimeHint": "uvx",
+                "transport": stdio,
+                "environmentVariables": variables,
+            },
+            {
+                "registryType": "npm",
+                "registryBaseUrl": "https://registry.npmjs.org",
+                "identifier": Gateway::NAME,
+                "version": version,
+                "runtimeHint": "npx",
+                "transport": stdio,
+                "environmentVariables": variables,
+            },
+            {
+                // The image serves Streamable HTTP by default (`serve --http 0.0.0.0:8000`);
+                // `serve` alone speaks stdio, as a registry client runs it.
+                "registryType": "oci",
+                "identifier": format!("{IMAGE}:{version}"),
+                "version": version,
+                "runtimeHint": "docker",
+                "runtimeArguments": [{"type": "positional", "value": "-i"}, {"type": "positional", "value": "--rm"}],
+                "packageArguments": [{"type": "positional", "value": "serve"}],
+                "transport": stdio,
+                "environmentVariables": variables,
+            },
+            {
+                "registryType": "mcpb",
+                "identifier": bundle_url,
+                "version": version,
+                "fileSha256": bundle_sha256,
+                "transport": stdio,
+            },
+        ],
+    })
 }
 
 /// SHA-256 of a file, with the system's `sha256sum` (or `shasum -a 256`).
@@ -162,88 +344,339 @@ fn npx(args: &[&str]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Build the release binary, write the bundle directory, validate and pack it, and write
-/// `server.json` beside it. Returns the bundle's path.
-pub(crate) fn run(debug: bool) -> anyhow::Result<PathBuf> {
-    let entry = crate::servers::gateway();
-    let binaries = crate::demo::build(std::slice::from_ref(&entry), !debug)?;
-    let binary = binaries.first().context("no binary was built")?;
-    let name = binary
-        .file_name()
-        .and_then(|n| n.to_str())
-        .context("binary name")?
-        .to_owned();
-    let out = crate::demo::target_dir()?.join("bundle");
-    let dir = out.join(Gateway::NAME);
+/// Lay out, validate and pack a bundle of `binaries` into `out`; returns its path.
+fn pack(out: &Path, binaries: &[PlatformBinary]) -> anyhow::Result<PathBuf> {
+    let dir = out.join("bundle").join(Gateway::NAME);
     if dir.exists() {
         std::fs::remove_dir_all(&dir).with_context(|| format!("cannot clear {}", dir.display()))?;
     }
-    std::fs::create_dir_all(dir.join("server"))?;
-    std::fs::copy(binary, dir.join("server").join(&name))
-        .with_context(|| format!("cannot copy {}", binary.display()))?;
+    for b in binaries {
+        let to = dir.join(b.in_bundle());
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::copy(&b.path, &to).with_context(|| format!("cannot copy {}", b.path.display()))?;
+    }
     let manifest_path = dir.join("manifest.json");
     std::fs::write(
         &manifest_path,
-        serde_json::to_string_pretty(&manifest(&name)?)?,
+        serde_json::to_string_pretty(&manifest(binaries)?)?,
     )?;
-    let manifest_arg = manifest_path.to_str().context("path is not UTF-8")?;
-    npx(&["validate", manifest_arg])?;
-    let file = format!("{}-{}-{}.mcpb", Gateway::NAME, Gateway::VERSION, platform());
-    let bundle = out.join(&file);
+    npx(&["validate", manifest_arg(&manifest_path)?])?;
+    let platforms = if binaries.len() > 1 {
+        "all".to_owned()
+    } else {
+        binaries.iter().map(|b| b.dir).collect::<Vec<_>>().join("-")
+    };
+    let bundle = out.join(format!(
+        "{}-{}-{platforms}.mcpb",
+        Gateway::NAME,
+        Gateway::VERSION
+    ));
     npx(&[
         "pack",
         dir.to_str().context("path is not UTF-8")?,
         bundle.to_str().context("path is not UTF-8")?,
     ])?;
-    let url = format!(
-        "{REPOSITORY}/releases/download/v{}/{file}",
-        Gateway::VERSION
-    );
-    let server = server_json(&url, &sha256(&bundle)?)?;
-    std::fs::write(
-        out.join("server.json"),
-        serde_json::to_string_pretty(&server)?,
-    )?;
-    println!("bundle:      {}", bundle.display());
-    println!("server.json: {}", out.join("server.json").display());
     Ok(bundle)
 }
 
-/// The bundle and `server.json` for `cargo xtask dist`, with the bundle's smoke test.
+fn manifest_arg(path: &Path) -> anyhow::Result<&str> {
+    path.to_str().context("path is not UTF-8")
+}
+
+/// The URL a release publishes `bundle` at.
+fn release_url(bundle: &Path) -> String {
+    let file = bundle
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!(
+        "{REPOSITORY}/releases/download/v{}/{file}",
+        Gateway::VERSION
+    )
+}
+
+/// Write `server.json` for `bundle` into `out`, checked against the registry's schema.
+fn write_server_json(out: &Path, bundle: &Path) -> anyhow::Result<PathBuf> {
+    let server = server_json(&release_url(bundle), &sha256(bundle)?);
+    let errors = schema_errors(&server)?;
+    if !errors.is_empty() {
+        bail!(
+            "server.json does not follow the registry's schema: {}",
+            errors.join("; ")
+        );
+    }
+    let path = out.join("server.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&server)? + "\n")?;
+    Ok(path)
+}
+
+/// What the registry's schema (the vendored copy) says is wrong with `server`.
+pub(crate) fn schema_errors(server: &Value) -> anyhow::Result<Vec<String>> {
+    let path = crate::workspace_root().join("packaging/registry/server.schema.json");
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?,
+    )?;
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .map_err(|e| anyhow::anyhow!("the registry's schema does not compile: {e}"))?;
+    Ok(validator
+        .iter_errors(server)
+        .map(|e| format!("at {}: {e}", e.instance_path()))
+        .collect())
+}
+
+/// The binaries laid out as the release workflow leaves them in `dir`
+/// (`linux-x64/lifesciences-mcp`, `darwin/lifesciences-mcp`,
+/// `win32-x64/lifesciences-mcp.exe`): those present.
+fn binaries_in(dir: &Path) -> Vec<PlatformBinary> {
+    PLATFORM_DIRS
+        .iter()
+        .map(|(platform, sub, file)| PlatformBinary {
+            platform,
+            dir: sub,
+            path: dir.join(sub).join(file),
+        })
+        .filter(|b| b.path.is_file())
+        .collect()
+}
+
+/// `cargo xtask bundle`: this machine's build, or with `binaries` the release workflow's
+/// builds of every platform, packed as one bundle with its `server.json` in
+/// `target/bundle`. Returns the bundle's path.
+pub(crate) fn run(debug: bool, binaries: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let included = match binaries {
+        Some(dir) => {
+            let found = binaries_in(dir);
+            if found.is_empty() {
+                bail!(
+                    "{} holds none of linux-x64/lifesciences-mcp, darwin/lifesciences-mcp, win32-x64/lifesciences-mcp.exe",
+                    dir.display()
+                );
+            }
+            found
+        }
+        None => {
+            let entry = crate::servers::gateway();
+            let built = crate::demo::build(std::slice::from_ref(&entry), !debug)?;
+            let path = built.into_iter().next().context("no binary was built")?;
+            let (platform, dir) = this_platform();
+            vec![PlatformBinary {
+                platform,
+                dir,
+                path,
+            }]
+        }
+    };
+    let out = crate::demo::target_dir()?.join("bundle");
+    std::fs::create_dir_all(&out)?;
+    let bundle = pack(&out, &included)?;
+    let server = write_server_json(&out, &bundle)?;
+    println!("bundle:      {}", bundle.display());
+    println!("server.json: {}", server.display());
+    Ok(bundle)
+}
+
+/// The bundle's `mcp_config` for this platform, as Claude Desktop resolves it for a user
+/// who left every setting blank: `${__dirname}` is the unpacked bundle, a setting with a
+/// default gets it, and one without stays the literal `${user_config.<key>}` (what
+/// Claude Desktop passes for an unset optional setting).
+fn launch_as_claude_desktop(manifest: &Value, dir: &Path) -> (PathBuf, Vec<(String, String)>) {
+    let (platform, _) = this_platform();
+    let config = &manifest["server"]["mcp_config"];
+    let command = config["platform_overrides"][platform]["command"]
+        .as_str()
+        .or_else(|| config["command"].as_str())
+        .unwrap_or_default()
+        .replace("${__dirname}", &dir.to_string_lossy());
+    let env = config["env"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(var, value)| {
+            let value = value.as_str().unwrap_or_default().to_owned();
+            let key = value
+                .strip_prefix("${user_config.")
+                .and_then(|rest| rest.strip_suffix('}'));
+            let resolved = key
+                .and_then(|k| manifest["user_config"][k]["default"].as_str())
+                .map_or(value.clone(), str::to_owned);
+            (var.clone(), resolved)
+        })
+        .collect();
+    (PathBuf::from(command), env)
+}
+
+/// The bundle and `server.json` for `cargo xtask dist`: this machine's build packed, the
+/// bundle unpacked and launched as Claude Desktop launches it with every setting left
+/// blank, and `server.json` written and checked against the registry's schema.
 pub(crate) fn build_and_smoke(
     out: &Path,
     binary: &Path,
 ) -> anyhow::Result<Vec<(PathBuf, Option<crate::dist::smoke::Smoke>)>> {
-    let _ = (out, binary);
-    bail!("not built yet")
+    let (platform, dir) = this_platform();
+    let bundle = pack(
+        out,
+        &[PlatformBinary {
+            platform,
+            dir,
+            path: binary.to_owned(),
+        }],
+    )?;
+    let unpacked = out.join("bundle").join("unpacked");
+    if unpacked.exists() {
+        std::fs::remove_dir_all(&unpacked)?;
+    }
+    // An .mcpb is a zip archive; Python's zipfile unpacks it on every platform.
+    let status = Command::new("python3")
+        .args(["-m", "zipfile", "-e"])
+        .arg(&bundle)
+        .arg(&unpacked)
+        .status()
+        .context("cannot run python3 to unpack the bundle")?;
+    if !status.success() {
+        bail!("cannot unpack {} ({status})", bundle.display());
+    }
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(unpacked.join("manifest.json"))?)?;
+    let (command, env) = launch_as_claude_desktop(&manifest, &unpacked);
+    // zip keeps no Unix permissions in Python's extraction: Claude Desktop sets them.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&command, std::fs::Permissions::from_mode(0o755))?;
+    }
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let smoke = crate::dist::smoke::speaks_mcp(&command, &[], &env, &unpacked)?;
+    let server = write_server_json(out, &bundle)?;
+    Ok(vec![(bundle, Some(smoke)), (server, None)])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_variable_is_a_user_setting_passed_to_the_server() {
-        let m = manifest("lifesciences-mcp").unwrap();
-        let env = m["server"]["mcp_config"]["env"].as_object().unwrap();
-        let settings = m["user_config"].as_object().unwrap();
-        let names: Vec<String> = variables().unwrap().into_iter().map(|v| v.name).collect();
-        assert!(names.contains(&"IGVF_CATALOG_API_URL".to_owned()));
-        assert!(names.contains(&"LIFESCIENCES_TOOLSETS".to_owned()));
-        for name in &names {
-            let key = name.to_ascii_lowercase();
-            assert_eq!(env[name], format!("${{user_config.{key}}}"), "{name}");
-            assert_eq!(settings[&key]["required"], false, "{name}");
+    fn binary(platform: &'static str, dir: &'static str, file: &str) -> PlatformBinary {
+        PlatformBinary {
+            platform,
+            dir,
+            path: PathBuf::from(format!("/build/{dir}/{file}")),
         }
-        assert_eq!(env.len(), names.len());
-        assert_eq!(m["tools"].as_array().unwrap().len(), 32);
-        let s = server_json("https://example.org/x.mcpb", "00").unwrap();
+    }
+
+    #[test]
+    fn the_bundle_shows_the_few_settings_people_change_each_with_its_default() {
+        let m = manifest(&[binary("linux", "linux-x64", "lifesciences-mcp")]).unwrap();
+        let settings = m["user_config"].as_object().unwrap();
+        let env = m["server"]["mcp_config"]["env"].as_object().unwrap();
+        assert_eq!(settings.len(), SETTINGS.len());
+        assert_eq!(env.len(), SETTINGS.len());
+        for s in SETTINGS {
+            assert_eq!(env[s.var], format!("${{user_config.{}}}", s.key));
+            assert_eq!(settings[s.key]["required"], false, "{}", s.key);
+            assert_eq!(
+                settings[s.key].get("default").and_then(Value::as_str),
+                s.default,
+                "{}",
+                s.key
+            );
+        }
+        // The defaults are the server's own.
         assert_eq!(
-            s["packages"][0]["environmentVariables"]
-                .as_array()
-                .unwrap()
-                .len(),
-            names.len()
+            settings["string_caller_identity"]["default"],
+            "lifesciences-mcp"
         );
+        assert_eq!(settings["ca_file"]["type"], "file");
+        // Every variable a setting sets is one the gateway reads (or the proxy's, which
+        // the HTTP stack reads, and the log filter).
+        let upstreams = lifesciences_core::server::upstreams::<Gateway>().unwrap();
+        let known: Vec<String> = lifesciences_core::config::variables(&upstreams)
+            .into_iter()
+            .map(|v| v.name)
+            .chain(
+                [
+                    "LIFESCIENCES_TOOLSETS",
+                    "HTTPS_PROXY",
+                    "NO_PROXY",
+                    "RUST_LOG",
+                    "LIFESCIENCES_CA_FILE",
+                ]
+                .map(str::to_owned),
+            )
+            .collect();
+        for s in SETTINGS {
+            assert!(known.iter().any(|k| k == s.var), "{} is not read", s.var);
+        }
+        assert!(!m["privacy_policies"].as_array().unwrap().is_empty());
+        assert_eq!(m["tools"].as_array().unwrap().len(), 32);
+    }
+
+    #[test]
+    fn one_bundle_runs_each_platform_s_own_binary() {
+        let m = manifest(&[
+            binary("linux", "linux-x64", "lifesciences-mcp"),
+            binary("darwin", "darwin", "lifesciences-mcp"),
+            binary("win32", "win32-x64", "lifesciences-mcp.exe"),
+        ])
+        .unwrap();
+        let config = &m["server"]["mcp_config"];
+        assert_eq!(
+            config["command"],
+            "${__dirname}/server/linux-x64/lifesciences-mcp"
+        );
+        assert_eq!(
+            config["platform_overrides"]["win32"]["command"],
+            "${__dirname}/server/win32-x64/lifesciences-mcp.exe"
+        );
+        assert_eq!(
+            config["platform_overrides"]["darwin"]["command"],
+            "${__dirname}/server/darwin/lifesciences-mcp"
+        );
+        assert_eq!(
+            m["compatibility"]["platforms"],
+            json!(["linux", "darwin", "win32"])
+        );
+    }
+
+    #[test]
+    fn a_blank_setting_reaches_the_server_as_its_default_or_the_literal_placeholder() {
+        let m = manifest(&[binary("linux", "linux-x64", "lifesciences-mcp")]).unwrap();
+        let (command, env) = launch_as_claude_desktop(&m, Path::new("/x"));
+        assert!(command.to_string_lossy().starts_with("/x/server/"));
+        let env: std::collections::HashMap<String, String> = env.into_iter().collect();
+        assert_eq!(env["STRING_CALLER_IDENTITY"], "lifesciences-mcp");
+        assert_eq!(env["HTTPS_PROXY"], "${user_config.https_proxy}");
+    }
+
+    #[test]
+    fn server_json_follows_the_registry_s_schema_with_four_packages() {
+        let sha = "0".repeat(64);
+        let s = server_json("https://example.org/lifesciences-mcp-0.1.0-all.mcpb", &sha);
+        assert_eq!(schema_errors(&s).unwrap(), Vec::<String>::new());
+        let kinds: Vec<&str> = s["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["registryType"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, ["pypi", "npm", "oci", "mcpb"]);
+        assert_eq!(s["websiteUrl"], REPOSITORY);
+        assert!(s["title"].is_string());
+        let pypi = &s["packages"][0]["environmentVariables"];
+        let identity = pypi
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"] == "STRING_CALLER_IDENTITY")
+            .unwrap();
+        assert_eq!(identity["default"], "lifesciences-mcp");
+        // The schema refuses what it should: a bad hash, a description over 100 characters.
+        let mut bad = s.clone();
+        bad["packages"][3]["fileSha256"] = json!("xyz");
+        bad["description"] = json!("x".repeat(101));
+        assert_eq!(schema_errors(&bad).unwrap().len(), 2);
     }
 }

@@ -53,13 +53,19 @@ struct Cli {
 enum Command {
     /// Package the gateway as a Claude Desktop extension (.mcpb) and write its server.json.
     ///
-    /// Builds lifesciences-mcp (release), writes manifest.json with every configuration
-    /// variable as a user setting, validates and packs it with @anthropic-ai/mcpb (npm,
-    /// fetched once by npx), and writes server.json for the MCP registry beside it.
+    /// Builds lifesciences-mcp (release) or takes each platform's build from --binaries,
+    /// writes manifest.json with the settings people change (each with its default),
+    /// validates and packs it with @anthropic-ai/mcpb (npm, fetched once by npx), and
+    /// writes server.json for the MCP registry beside it, checked against its schema.
     Bundle {
         /// Bundle the debug build (faster; for trying the bundle out).
         #[arg(long)]
         debug: bool,
+        /// Bundle the builds in this folder instead, one per platform, as the release
+        /// workflow lays them out: linux-x64/lifesciences-mcp, darwin/lifesciences-mcp
+        /// (universal), win32-x64/lifesciences-mcp.exe.
+        #[arg(long, value_name = "DIR")]
+        binaries: Option<PathBuf>,
     },
     /// Build every artifact a user installs for this machine into target/dist, and
     /// smoke-test each as a user installs and starts it (release build; not in CI).
@@ -150,7 +156,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Demo { only } => demo::run(only.as_deref()),
         Command::Dist => dist::run(),
-        Command::Bundle { debug } => bundle::run(debug).map(|_| ()),
+        Command::Bundle { debug, binaries } => bundle::run(debug, binaries.as_deref()).map(|_| ()),
         Command::Docs { check } => docs::run(check),
         Command::Live { cargo_args } => live::run(&cargo_args),
         Command::Clients { only } => clients::run(only.as_deref()),
