@@ -9,6 +9,8 @@
 //! - `dist`: every artifact a user installs (PyPI wheel, npm packages, container image,
 //!   Claude Desktop bundle, `server.json`), built for this machine into `target/dist/` and
 //!   each smoke-tested as a user installs and starts it (a release build; not in CI).
+//! - `smoke -- <command…>`: start an installed artifact as an MCP client would; it must
+//!   answer `initialize` and list every tool (the release workflow runs it on each platform).
 //! - `live`: run the opt-in tests against the real upstream APIs (network required).
 //! - `clients`: run every server, over stdio and Streamable HTTP, through third-party MCP
 //!   clients (TypeScript SDK, MCP Inspector CLI, the MCP conformance suite, Ajv strict) against
@@ -76,6 +78,15 @@ enum Command {
     /// server.json (checked against the registry's schema). Each must answer initialize
     /// and tools/list.
     Dist,
+    /// Start an installed artifact as an MCP client would and check it answers initialize
+    /// and lists every tool (the release workflow's smoke test on each platform).
+    ///
+    /// Example: `cargo xtask smoke -- npx --no-install lifesciences-mcp`.
+    Smoke {
+        /// The command and its arguments.
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        command: Vec<String>,
+    },
     /// Run every server through a scripted MCP session against a local mock upstream.
     Demo {
         /// Only this server (e.g. string-mcp).
@@ -156,6 +167,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Demo { only } => demo::run(only.as_deref()),
         Command::Dist => dist::run(),
+        Command::Smoke { command } => dist::smoke::run(&command),
         Command::Bundle { debug, binaries } => bundle::run(debug, binaries.as_deref()).map(|_| ()),
         Command::Docs { check } => docs::run(check),
         Command::Live { cargo_args } => live::run(&cargo_args),

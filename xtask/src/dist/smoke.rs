@@ -92,3 +92,15 @@ pub(crate) fn speaks_mcp(
         Ok(session)
     })
 }
+
+/// `cargo xtask smoke -- <command…>`: [`speaks_mcp`] on any command, in the current
+/// folder, printing what it saw.
+pub(crate) fn run(command: &[String]) -> anyhow::Result<()> {
+    let Some((program, args)) = command.split_first() else {
+        bail!("give the command to start, e.g. `cargo xtask smoke -- lifesciences-mcp`");
+    };
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let smoke = speaks_mcp(Path::new(program), &args, &[], &std::env::current_dir()?)?;
+    println!("{program}: {smoke}");
+    Ok(())
+}
