@@ -23,13 +23,11 @@ struct Line {
     outcome: anyhow::Result<Vec<(PathBuf, Option<smoke::Smoke>)>>,
 }
 
-/// `target/dist`, emptied.
+/// `target/dist`. It is not emptied: cargo-dist's build profile is named `dist`, so cargo
+/// keeps that profile's build there too; each step replaces its own artifacts.
 fn out_dir() -> anyhow::Result<PathBuf> {
     let out = crate::demo::target_dir()?.join("dist");
-    if out.exists() {
-        std::fs::remove_dir_all(&out).with_context(|| format!("cannot clear {}", out.display()))?;
-    }
-    std::fs::create_dir_all(&out)?;
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     Ok(out)
 }
 
