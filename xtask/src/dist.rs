@@ -2,12 +2,14 @@
 //! into `target/dist/`, each smoke-tested the way a user installs and starts it (it must
 //! answer `initialize` and `tools/list`): the PyPI wheel (a fresh virtual environment,
 //! `pip install`), the npm packages (`npm install` of the tarballs into an empty folder),
-//! the archives and installers (cargo-dist, when installed), the Claude Desktop bundle
+//! the archives and installers (cargo-dist, when installed: the archive unpacked and run),
+//! the Claude Desktop bundle
 //! (launched as Claude Desktop launches it, with every setting left blank), the container
 //! image (when buildah is present), and `server.json` for the MCP registry, checked
 //! against the registry's schema. Not in CI: it is a release build. The release workflow
 //! (`.github/workflows/release.yml`) runs the same steps on each platform.
 
+mod archives;
 mod image;
 mod npm;
 mod pypi;
@@ -66,6 +68,10 @@ pub(crate) fn run() -> anyhow::Result<()> {
         },
     ];
     lines.push(Line {
+        artifact: "archives and installers",
+        outcome: archives::build_and_smoke(&out),
+    });
+    lines.push(Line {
         artifact: "Claude Desktop bundle",
         outcome: crate::bundle::build_and_smoke(&out, &binary),
     });
@@ -82,10 +88,7 @@ pub(crate) fn run() -> anyhow::Result<()> {
                         line.artifact,
                         name.unwrap_or_default(),
                         megabytes(file),
-                        smoke
-                            .as_ref()
-                            .map(|s| format!(": {s}"))
-                            .unwrap_or_default()
+                        smoke.as_ref().map(|s| format!(": {s}")).unwrap_or_default()
                     );
                 }
             }
