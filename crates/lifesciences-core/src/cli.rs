@@ -12,6 +12,10 @@
 //! `call` exits 0 on success, 1 when the tool returned an error envelope (printed), 2 on a
 //! usage error; `check` exits 0 when every upstream answered, 1 otherwise. A server's
 //! `main.rs` is one line: `lifesciences_core::cli::main::<Server>()`.
+//!
+//! Every command reads the environment through one [`Env`] (the log filter too): a
+//! variable left as an unexpanded placeholder (`${user_config.…}`) counts as unset, and
+//! one warning line on stderr names every such variable.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -26,6 +30,7 @@ use crate::config;
 use crate::http::Probe;
 use crate::serve::{self, HttpOptions};
 use crate::server::{self as shape, McpServer, Served};
+use crate::version;
 
 /// Exit code: the tool returned an error envelope.
 pub const EXIT_TOOL_ERROR: u8 = 1;
@@ -111,7 +116,8 @@ pub fn main<S: McpServer>() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    init_tracing(Command::default_log_filter(cli.command.as_ref()));
+    let env = Env::process();
+    init_tracing(&env, Command::default_log_filter(cli.command.as_ref()));
     // One client over stdio, and the one-shot commands, wait on the network: one thread
     // serves them (fewer threads and allocator arenas idle). HTTP mode serves many
     // sessions at once, on every core.
@@ -126,7 +132,7 @@ pub fn main<S: McpServer>() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let code = runtime.block_on(execute::<S>(cli, Env::process(), &mut stdout));
+    let code = runtime.block_on(execute::<S>(cli, env, &mut stdout));
     // The stdin reader of stdio mode is a blocking read that never ends while the client
     // keeps the pipe open: after a signal, do not wait for it.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
@@ -172,8 +178,12 @@ fn parse<S: McpServer>(
     parsed.map_err(|e| {
         use clap::error::ErrorKind;
         match e.kind() {
-            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            ErrorKind::DisplayHelp => {
                 let _ = write!(out, "{}", e.render());
+                ExitCode::SUCCESS
+            }
+            ErrorKind::DisplayVersion => {
+                let _ = writeln!(out, "{}", version::version_line(S::NAME, S::VERSION));
                 ExitCode::SUCCESS
             }
             _ => {
@@ -199,7 +209,9 @@ fn help_footer<S: McpServer>() -> String {
     variables.push(config::Variable {
         name: "HTTPS_PROXY, NO_PROXY".to_owned(),
         default: "unset".to_owned(),
-        about: "proxy for upstream requests, and hosts that bypass it".to_owned(),
+        about: "proxy for upstream requests, and hosts that bypass it (also HTTP_PROXY, \
+                ALL_PROXY, lower case); unset: the system's proxy settings on macOS and Windows"
+            .to_owned(),
     });
     let width = variables.iter().map(|v| v.name.len()).max().unwrap_or(0);
     for v in &variables {
@@ -219,13 +231,31 @@ fn warn_unknown_variables<S: McpServer>(env: &Env) {
         .names()
         .iter()
         .map(String::as_str)
-        .filter(|name| S::TOOLSETS.is_empty() || *name != TOOLSETS_VAR);
+        .filter(|name| S::TOOLSETS.is_empty() || *name != TOOLSETS_VAR)
+        // Read by core's build, not by a running server: a release build's environment
+        // may still hold it.
+        .filter(|name| *name != version::REVISION_VAR);
     for (name, closest) in config::unknown_variables(&known, &upstreams, names) {
         let hint = closest.map_or_else(
             || " (`--help` lists the variables it reads)".to_owned(),
             |closest| format!("; did you mean {closest}?"),
         );
         tracing::warn!("{name} is set but {} does not read it{hint}", S::NAME);
+    }
+}
+
+/// One warning line naming every variable read so far that held an unexpanded
+/// placeholder: an MCP client (Claude Desktop's extension settings, say) passed a setting
+/// the user left blank as `${user_config.<key>}`, and the server uses the default.
+fn warn_placeholders<S: McpServer>(env: &Env) {
+    let placeholders = env.placeholders();
+    if !placeholders.is_empty() {
+        tracing::warn!(
+            "{}: settings left as unexpanded placeholders (${{…}}) are read as unset, using \
+             their defaults: {}",
+            S::NAME,
+            placeholders.join(", ")
+        );
     }
 }
 
@@ -238,7 +268,9 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
         Some(list) => env.with_var(TOOLSETS_VAR, list),
         None => env,
     };
-    let server = match S::from_env(&env) {
+    let built = S::from_env(&env);
+    warn_placeholders::<S>(&env);
+    let server = match built {
         Ok(server) => server,
         Err(e) => {
             eprint_line(&format!("{}: configuration error: {e}", S::NAME));
@@ -395,9 +427,8 @@ async fn check<S: McpServer>(env: &Env, out: &mut (dyn Write + Send)) -> ExitCod
         futures::future::join_all(clients.iter().map(|client| client.probe())).await;
     let width = probes.iter().map(|p| p.source.len()).max().unwrap_or(0);
     let mut lines = vec![format!(
-        "{} {}: checking {} upstream(s)",
-        S::NAME,
-        S::VERSION,
+        "{}: checking {} upstream(s)",
+        version::version_line(S::NAME, S::VERSION),
         probes.len()
     )];
     for probe in &probes {
@@ -576,10 +607,13 @@ fn eprint_line(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{message}");
 }
 
-/// Logs to stderr, filtered by RUST_LOG (default: `default_filter`).
-pub fn init_tracing(default_filter: &str) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter));
+/// Logs to stderr, filtered by `RUST_LOG` as `env` reads it (unset, blank, a placeholder
+/// or not a filter: `default_filter`).
+pub fn init_tracing(env: &Env, default_filter: &str) {
+    let filter = env
+        .var("RUST_LOG")
+        .and_then(|directives| tracing_subscriber::EnvFilter::try_new(directives).ok())
+        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new(default_filter));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -6,10 +6,18 @@
 //! environment. Generic code uses the descriptions: [`Env`] builds any client, and
 //! remembers the ones it built, so `<bin> check` can probe every upstream a server uses
 //! and `cargo xtask docs` can write the configuration tables.
+//!
+//! **Invariant:** every variable a server reads goes through [`Env`] (the log filter and
+//! the proxy variables included), which reads a blank value or an unexpanded
+//! placeholder as unset and remembers the placeholders it met for the start-up warning.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use crate::config::{ConfigError, SourceConfig, Upstream};
+use crate::config::{
+    self, ConfigError, ENV_CA_FILE, ExtraRoots, Network, Proxies, SourceConfig, Upstream,
+};
 use crate::http::HttpClient;
 
 /// A client of one upstream. It knows the upstream's URLs and parameters; core knows how
@@ -34,6 +42,10 @@ pub struct Env {
     names: Vec<String>,
     tuning: Option<Arc<Tuning>>,
     built: Mutex<Vec<HttpClient>>,
+    /// The variables read so far whose values were unexpanded placeholders.
+    placeholders: Mutex<BTreeSet<String>>,
+    /// Proxies and extra roots, read once on the first source's configuration.
+    network: OnceLock<Result<Arc<Network>, ConfigError>>,
 }
 
 impl std::fmt::Debug for Env {
@@ -45,12 +57,15 @@ impl std::fmt::Debug for Env {
 }
 
 impl Env {
-    /// The process environment.
+    /// The process environment, as it is now: read once, so every part of the server
+    /// sees the same values.
     pub fn process() -> Self {
-        let mut env = Self::from_lookup(|var| std::env::var(var).ok());
-        env.names = std::env::vars_os()
-            .filter_map(|(name, _)| name.into_string().ok())
+        let vars: std::collections::HashMap<String, String> = std::env::vars_os()
+            .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
             .collect();
+        let names = vars.keys().cloned().collect();
+        let mut env = Self::from_lookup(move |var| vars.get(var).cloned());
+        env.names = names;
         env
     }
 
@@ -73,6 +88,8 @@ impl Env {
             names: Vec::new(),
             tuning: None,
             built: Mutex::new(Vec::new()),
+            placeholders: Mutex::default(),
+            network: OnceLock::new(),
         }
     }
 
@@ -93,9 +110,50 @@ impl Env {
         &self.names
     }
 
-    /// A variable's value; blank counts as unset.
+    /// A variable's value; blank, or an unexpanded placeholder such as
+    /// `${user_config.rate}` ([`config::is_placeholder`]), counts as unset.
     pub fn var(&self, name: &str) -> Option<String> {
-        (self.lookup)(name).filter(|v| !v.trim().is_empty())
+        config::usable(self.raw(name))
+    }
+
+    /// A variable's value as set, noting it when it is a placeholder.
+    fn raw(&self, name: &str) -> Option<String> {
+        let value = (self.lookup)(name);
+        if value.as_deref().is_some_and(config::is_placeholder) {
+            self.placeholders
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(name.to_owned());
+        }
+        value
+    }
+
+    /// The variables read so far that held unexpanded placeholders and so were read as
+    /// unset, by name.
+    pub fn placeholders(&self) -> Vec<String> {
+        self.placeholders
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .cloned()
+            .collect()
+    }
+
+    /// Proxies and extra trusted roots in this environment, read once: the proxy
+    /// variables, and the certificates of the file `LIFESCIENCES_CA_FILE` names. A proxy
+    /// that is not a URL, or a CA file that cannot be read or holds no certificate, is a
+    /// configuration error.
+    pub fn network(&self) -> Result<Arc<Network>, ConfigError> {
+        self.network
+            .get_or_init(|| {
+                let proxies = Proxies::from_env_with(|var| self.raw(var))?;
+                let extra_roots = self.var(ENV_CA_FILE).map(read_ca_file).transpose()?;
+                Ok(Arc::new(Network {
+                    proxies,
+                    extra_roots,
+                }))
+            })
+            .clone()
     }
 
     /// The configuration of `upstream` in this environment.
@@ -104,7 +162,9 @@ impl Env {
         if let Some(tuning) = &self.tuning {
             config = tuning(config);
         }
-        config.from_env_with(|var| (self.lookup)(var))
+        config
+            .with_network(self.network()?)
+            .from_env_with(|var| self.raw(var))
     }
 
     /// The HTTP machinery of `upstream` in this environment (remembered for [`built`](Self::built)).
@@ -152,5 +212,18 @@ impl Env {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+}
+
+/// The certificates of the CA file `raw` names.
+fn read_ca_file(raw: String) -> Result<ExtraRoots, ConfigError> {
+    let file = PathBuf::from(raw.trim());
+    match std::fs::read(&file) {
+        Ok(pem) => ExtraRoots::from_pem(ENV_CA_FILE, file, &pem),
+        Err(e) => Err(ConfigError::CaFile {
+            var: ENV_CA_FILE.to_owned(),
+            file: file.display().to_string(),
+            problem: format!("cannot read the file: {e}"),
+        }),
     }
 }

@@ -1,18 +1,40 @@
 //! How to reach one upstream, and how politely: [`Upstream`] (a source's description,
 //! written once as data by its client), [`SourceConfig`] (that description with the
-//! environment applied), [`RetryPolicy`] and [`ConfigError`].
+//! environment applied), [`Network`] (proxies and extra trusted roots, shared by every
+//! source), [`RetryPolicy`] and [`ConfigError`].
+//!
+//! A value that is nothing but an unexpanded placeholder (`${user_config.rate}`, see
+//! [`is_placeholder`]) counts as unset, like a blank one, wherever a variable is read.
 //!
 //! `http` and `client` both build on these types; nothing here does I/O.
 
 use std::ops::RangeInclusive;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
+use rustls::pki_types::CertificateDer;
 use url::Url;
 
 /// Environment variable: per-request timeout in seconds (all sources).
 pub const ENV_TIMEOUT_SECS: &str = "LIFESCIENCES_TIMEOUT_SECS";
 /// Environment variable: response cache time-to-live in seconds; 0 disables the cache.
 pub const ENV_CACHE_TTL_SECS: &str = "LIFESCIENCES_CACHE_TTL_SECS";
+/// Environment variable: a PEM file of root certificates trusted for every upstream, in
+/// addition to the platform's (a network that intercepts TLS).
+pub const ENV_CA_FILE: &str = "LIFESCIENCES_CA_FILE";
+/// The proxy variables, read as curl reads them: upper case first, then lower case; the
+/// scheme's own variable first, then `ALL_PROXY`.
+pub const PROXY_VARIABLES: [&str; 8] = [
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+    "NO_PROXY",
+    "no_proxy",
+];
 
 /// Default per-request timeout.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -47,6 +69,239 @@ pub enum ConfigError {
         /// What it should hold.
         expected: String,
     },
+    /// The CA file cannot be read or holds no certificate that can be trusted.
+    #[error("{var}={file:?}: {problem}")]
+    CaFile {
+        /// The variable that names it.
+        var: String,
+        /// The file, as given.
+        file: String,
+        /// What is wrong with it, and what to do.
+        problem: String,
+    },
+}
+
+/// Whether `value` is an unexpanded placeholder: nothing but one `${…}` reference. An
+/// MCP client leaves a setting the user did not fill in this way: Claude Desktop and the
+/// MCP Bundle tooling pass `${user_config.<key>}` literally (`replaceVariables` in
+/// <https://github.com/anthropics/mcpb/blob/main/src/shared/config.ts> keeps a reference
+/// it has no value for), and clients that do not expand `${VAR}`, `${env:VAR}` or
+/// `${input:id}` pass those on as they are. No variable a server reads has a usable
+/// value of this form (URLs, numbers, log filters, lists, names, file paths), so any
+/// `${…}` counts, not only `user_config`: the value is read as unset and the server
+/// starts with the default.
+pub fn is_placeholder(value: &str) -> bool {
+    value
+        .trim()
+        .strip_prefix("${")
+        .and_then(|inner| inner.strip_suffix('}'))
+        .is_some_and(|name| !name.contains(['{', '}']))
+}
+
+/// A variable's value when it is usable: neither blank nor a placeholder.
+pub fn usable(value: Option<String>) -> Option<String> {
+    value.filter(|v| !v.trim().is_empty() && !is_placeholder(v))
+}
+
+/// A proxy a variable names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProxyVar {
+    /// The variable, e.g. `HTTPS_PROXY`.
+    pub var: &'static str,
+    /// The proxy, with any credentials.
+    pub url: Url,
+}
+
+impl ProxyVar {
+    /// The proxy as `check` shows it: without a user name or password.
+    pub fn shown(&self) -> String {
+        let mut url = self.url.clone();
+        let _ = url.set_username("");
+        let _ = url.set_password(None);
+        url.to_string()
+    }
+}
+
+/// Which proxy upstream requests go through, from the proxy variables.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Proxies {
+    /// No proxy variable is set: the HTTP library looks for itself, finds no variable, and
+    /// uses the system's proxy settings on macOS and Windows (none elsewhere).
+    #[default]
+    System,
+    /// No proxy variable names a proxy, and at least one holds an unexpanded
+    /// placeholder: no proxy at all. The HTTP library is kept from reading the variables
+    /// itself (it would meet the placeholder), and so from the system's settings too.
+    Direct,
+    /// Proxies named by variables; nothing else is read.
+    Explicit(Box<NamedProxies>),
+}
+
+/// The proxies the proxy variables name (at least one of the three is set).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NamedProxies {
+    /// For `https` URLs (`HTTPS_PROXY`).
+    pub https: Option<ProxyVar>,
+    /// For `http` URLs (`HTTP_PROXY`).
+    pub http: Option<ProxyVar>,
+    /// For both, where the scheme's own variable is unset (`ALL_PROXY`).
+    pub all: Option<ProxyVar>,
+    /// Hosts reached without a proxy (`NO_PROXY`), as given.
+    pub no_proxy: Option<String>,
+}
+
+impl Proxies {
+    /// Read the proxy variables through `lookup` (upper case first, then lower case; a
+    /// blank or placeholder value counts as unset). A proxy that is not an http(s) URL is
+    /// a configuration error naming its variable.
+    pub fn from_env_with(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let mut placeholder = false;
+        let mut first = |vars: [&'static str; 2]| {
+            vars.into_iter().find_map(|var| {
+                let raw = lookup(var);
+                placeholder |= raw.as_deref().is_some_and(is_placeholder);
+                usable(raw).map(|value| (var, value))
+            })
+        };
+        let https = first(["HTTPS_PROXY", "https_proxy"]);
+        let http = first(["HTTP_PROXY", "http_proxy"]);
+        let all = first(["ALL_PROXY", "all_proxy"]);
+        let no_proxy = first(["NO_PROXY", "no_proxy"]).map(|(_, v)| v.trim().to_owned());
+        if https.is_none() && http.is_none() && all.is_none() {
+            return Ok(if placeholder {
+                Self::Direct
+            } else {
+                Self::System
+            });
+        }
+        let parse = |set: Option<(&'static str, String)>| {
+            set.map(|(var, raw)| parse_proxy(var, &raw).map(|url| ProxyVar { var, url }))
+                .transpose()
+        };
+        Ok(Self::Explicit(Box::new(NamedProxies {
+            https: parse(https)?,
+            http: parse(http)?,
+            all: parse(all)?,
+            no_proxy,
+        })))
+    }
+
+    /// The proxy a request to a `scheme` URL is sent through, as far as the variables
+    /// say (`NO_PROXY` aside); `None` when no variable names one.
+    pub fn for_scheme(&self, scheme: &str) -> Option<&ProxyVar> {
+        match self {
+            Self::Explicit(named) => match scheme {
+                "https" => named.https.as_ref().or(named.all.as_ref()),
+                "http" => named.http.as_ref().or(named.all.as_ref()),
+                _ => None,
+            },
+            Self::System | Self::Direct => None,
+        }
+    }
+}
+
+/// A proxy URL: `http://` or `https://` with a host (a bare `host:port` means
+/// `http://host:port`, as curl reads it).
+fn parse_proxy(var: &'static str, raw: &str) -> Result<Url, ConfigError> {
+    let trimmed = raw.trim();
+    let invalid = || ConfigError::InvalidVar {
+        var: var.to_owned(),
+        value: without_credentials(trimmed),
+        expected: "a proxy URL such as http://proxy.example.org:3128 \
+                   (http or https; SOCKS is not supported)"
+            .to_owned(),
+    };
+    let full = if trimmed.contains("://") {
+        trimmed.to_owned()
+    } else {
+        format!("http://{trimmed}")
+    };
+    let url = Url::parse(&full).map_err(|_| invalid())?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
+        return Err(invalid());
+    }
+    Ok(url)
+}
+
+/// `raw` with anything between `://` and the last `@` of the authority masked: a proxy
+/// value may carry a password, and configuration errors are logged by MCP clients.
+fn without_credentials(raw: &str) -> String {
+    let (scheme, rest) = raw.split_once("://").unwrap_or(("", raw));
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => {
+            let prefix = if scheme.is_empty() {
+                String::new()
+            } else {
+                format!("{scheme}://")
+            };
+            format!("{prefix}***@{}", &rest[at + 1..])
+        }
+        None => raw.to_owned(),
+    }
+}
+
+/// Root certificates trusted in addition to the platform's, read from a PEM file.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ExtraRoots {
+    /// The file they were read from.
+    pub file: PathBuf,
+    /// The certificates, DER-encoded, each checked to be usable as a trust anchor.
+    pub certificates: Vec<CertificateDer<'static>>,
+}
+
+impl std::fmt::Debug for ExtraRoots {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExtraRoots")
+            .field("file", &self.file)
+            .field("certificates", &self.certificates.len())
+            .finish()
+    }
+}
+
+impl ExtraRoots {
+    /// The certificates of PEM text `pem` read from `file` (named by `var`): at least
+    /// one, each usable as a trust anchor. Anything else in the file (text, keys) is
+    /// skipped.
+    pub fn from_pem(var: &str, file: PathBuf, pem: &[u8]) -> Result<Self, ConfigError> {
+        use rustls::pki_types::pem::PemObject as _;
+        let problem = |problem: String| ConfigError::CaFile {
+            var: var.to_owned(),
+            file: file.display().to_string(),
+            problem,
+        };
+        let certificates = CertificateDer::pem_slice_iter(pem)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| problem(format!("not a readable PEM file ({e})")))?;
+        if certificates.is_empty() {
+            return Err(problem(
+                "holds no PEM certificate (-----BEGIN CERTIFICATE-----); a DER file \
+                 converts with `openssl x509 -inform der -in ca.cer -out ca.pem`"
+                    .to_owned(),
+            ));
+        }
+        let mut store = rustls::RootCertStore::empty();
+        for (n, certificate) in certificates.iter().enumerate() {
+            store.add(certificate.clone()).map_err(|e| {
+                problem(format!(
+                    "certificate {} of {} cannot be trusted as a root ({e})",
+                    n + 1,
+                    certificates.len()
+                ))
+            })?;
+        }
+        Ok(Self { file, certificates })
+    }
+}
+
+/// How upstream requests leave this machine: through which proxy, trusting which roots.
+/// Read once from the environment and shared by every source.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Network {
+    /// The proxies.
+    pub proxies: Proxies,
+    /// Root certificates trusted besides the platform's (`LIFESCIENCES_CA_FILE`).
+    pub extra_roots: Option<ExtraRoots>,
 }
 
 /// When and how often to retry a failed upstream request.
@@ -218,6 +473,11 @@ pub const GLOBAL_VARIABLES: &[(&str, &str, &str)] = &[
         ENV_CACHE_TTL_SECS,
         "3600",
         "how long successful responses are cached, in seconds; `0` disables the cache",
+    ),
+    (
+        ENV_CA_FILE,
+        "unset",
+        "a PEM file of root certificates to trust for every upstream besides the system's, for a network that inspects TLS; a file that cannot be read or holds no certificate stops the server at start",
     ),
     (
         "<SOURCE>_RATE_LIMIT",
@@ -406,6 +666,8 @@ pub struct SourceConfig {
     /// [`Upstream::release`]) to name it in the provenance of answers. Tests against a
     /// mock turn it off unless they serve the release.
     pub ask_release: bool,
+    /// Proxies and extra trusted roots (every source of a server shares one).
+    pub network: Arc<Network>,
     /// The values of the source's own settings, by variable name.
     settings: Vec<(&'static str, String)>,
 }
@@ -435,6 +697,7 @@ impl SourceConfig {
             cache_max_bytes: DEFAULT_CACHE_MAX_BYTES,
             cache_posts: upstream.cache_posts,
             ask_release: true,
+            network: Arc::default(),
             settings: upstream
                 .settings
                 .iter()
@@ -541,16 +804,23 @@ impl SourceConfig {
         self
     }
 
+    /// Proxies and extra trusted roots.
+    #[must_use]
+    pub fn with_network(mut self, network: Arc<Network>) -> Self {
+        self.network = network;
+        self
+    }
+
     /// Apply an environment given as a lookup function: `<PREFIX>_API_URL`,
     /// `<PREFIX>_RATE_LIMIT`, `<PREFIX>_MAX_CONCURRENT`, `<PREFIX>_TIMEOUT_SECS`,
     /// `LIFESCIENCES_TIMEOUT_SECS` (which may shorten a source's own timeout, never
     /// lengthen it), `LIFESCIENCES_CACHE_TTL_SECS`, and the source's own settings. Blank
-    /// values count as unset.
+    /// values and unexpanded placeholders ([`is_placeholder`]) count as unset.
     pub fn from_env_with(
         mut self,
         lookup: impl Fn(&str) -> Option<String>,
     ) -> Result<Self, ConfigError> {
-        let get = |var: &str| lookup(var).filter(|v| !v.trim().is_empty());
+        let get = |var: &str| usable(lookup(var));
         let upstream = self.upstream;
         let url_var = upstream.url_var();
         if let Some(url) = get(&url_var) {
@@ -848,6 +1118,107 @@ mod tests {
         assert_eq!(c.rate_per_second, 0.01);
         assert_eq!(c.timeout, Duration::from_millis(100));
         let _client = crate::HttpClient::new(c);
+    }
+
+    #[test]
+    fn a_value_that_is_only_a_dollar_brace_reference_is_a_placeholder() {
+        for value in [
+            "${user_config.string_rate_limit}",
+            " ${user_config.ca_file}\n",
+            "${HOME}",
+            "${env:HTTPS_PROXY}",
+            "${input:rate}",
+            "${}",
+        ] {
+            assert!(is_placeholder(value), "{value:?}");
+        }
+        for value in [
+            "",
+            "5",
+            "https://rest.ensembl.org",
+            "$HOME",
+            "{user_config.x}",
+            "${user_config.x",
+            "prefix ${user_config.x}",
+            "${a}${b}",
+            "https://${user_config.host}/api",
+            "info,${x}",
+        ] {
+            assert!(!is_placeholder(value), "{value:?}");
+        }
+        assert_eq!(usable(Some("${user_config.x}".into())), None);
+        assert_eq!(usable(Some(" ".into())), None);
+        assert_eq!(usable(Some("5".into())), Some("5".into()));
+    }
+
+    #[test]
+    fn every_variable_left_as_a_placeholder_keeps_its_default() {
+        let placeholder = |var: &str| format!("${{user_config.{}}}", var.to_ascii_lowercase());
+        let vars = [
+            "ENSEMBL_API_URL",
+            "ENSEMBL_RATE_LIMIT",
+            "ENSEMBL_MAX_CONCURRENT",
+            "ENSEMBL_TIMEOUT_SECS",
+            ENV_TIMEOUT_SECS,
+            ENV_CACHE_TTL_SECS,
+        ];
+        let values: Vec<String> = vars.iter().map(|v| placeholder(v)).collect();
+        let pairs: Vec<(&str, &str)> = vars
+            .iter()
+            .copied()
+            .zip(values.iter().map(String::as_str))
+            .collect();
+        let c = ensembl().from_env_with(env(&pairs)).unwrap();
+        let d = ensembl().from_env_with(env(&[])).unwrap();
+        assert_eq!(
+            (
+                c.base_url,
+                c.rate_per_second,
+                c.max_concurrent,
+                c.timeout,
+                c.cache_ttl
+            ),
+            (
+                d.base_url,
+                d.rate_per_second,
+                d.max_concurrent,
+                d.timeout,
+                d.cache_ttl
+            )
+        );
+        let setting = SourceConfig::new(&CALLER)
+            .unwrap()
+            .from_env_with(env(&[(
+                "STRING_CALLER_IDENTITY",
+                "${user_config.string_caller_identity}",
+            )]))
+            .unwrap();
+        assert_eq!(
+            setting.setting("STRING_CALLER_IDENTITY"),
+            Some("lifesciences-mcp")
+        );
+        assert_eq!(
+            setting.default_query,
+            [("caller_identity".to_owned(), "lifesciences-mcp".to_owned())]
+        );
+    }
+
+    #[test]
+    fn a_proxy_password_is_masked_in_what_is_shown() {
+        assert_eq!(
+            without_credentials("http://me:s3cret@proxy example:3128/x"),
+            "http://***@proxy example:3128/x"
+        );
+        assert_eq!(without_credentials("me:p@ss@proxy:3128"), "***@proxy:3128");
+        assert_eq!(
+            without_credentials("http://proxy:3128"),
+            "http://proxy:3128"
+        );
+        let proxy = ProxyVar {
+            var: "HTTPS_PROXY",
+            url: Url::parse("http://me:s3cret@proxy.example.org:3128").unwrap(),
+        };
+        assert_eq!(proxy.shown(), "http://proxy.example.org:3128/");
     }
 
     #[test]

@@ -27,7 +27,7 @@ use serde::{Serialize, de::DeserializeOwned};
 use tokio::sync::Semaphore;
 use url::Url;
 
-use crate::config::SourceConfig;
+use crate::config::{Network, Proxies, SourceConfig};
 use crate::error::{ApiError, UpstreamFailure};
 use crate::notify::{Level, notify};
 use crate::provenance::{self, ReleaseSource};
@@ -499,7 +499,7 @@ impl HttpClient {
             .header(ACCEPT, JSON)
             .send()
             .await
-            .map_err(|e| probe_failure(&e, url, config.timeout))?;
+            .map_err(|e| probe_failure(&e, url, config.timeout, &config.network.proxies))?;
         let status = response.status();
         if status.is_success() {
             Ok(status.as_u16())
@@ -665,14 +665,19 @@ pub struct Probe {
 }
 
 /// Why a health check got no answer, in the terms a user can act on.
-fn probe_failure(error: &reqwest::Error, url: &Url, timeout: Duration) -> String {
+fn probe_failure(
+    error: &reqwest::Error,
+    url: &Url,
+    timeout: Duration,
+    proxies: &Proxies,
+) -> String {
     let chain = crate::error::error_chain(error);
     let lower = chain.to_lowercase();
     let host = url.host_str().unwrap_or_default();
     if error.is_timeout() {
         return format!("timeout: no answer within {:.1} s", timeout.as_secs_f64());
     }
-    let proxy = proxy_for(url.scheme());
+    let proxy = proxies.for_scheme(url.scheme());
     let reason = if lower.contains("dns error")
         || lower.contains("failed to lookup address")
         || lower.contains("name or service not known")
@@ -689,34 +694,18 @@ fn probe_failure(error: &reqwest::Error, url: &Url, timeout: Duration) -> String
     } else {
         "the connection broke".to_owned()
     };
+    // The proxy the variables name for this scheme: what the request went through,
+    // unless `NO_PROXY` let it go direct. Never with its password.
     match proxy {
-        Some((var, value)) if error.is_connect() => {
-            format!("proxy: {reason} through {var}={value} ({chain})")
+        Some(proxy) if error.is_connect() => {
+            format!(
+                "proxy: {reason} through {}={} ({chain})",
+                proxy.var,
+                proxy.shown()
+            )
         }
         _ => format!("{reason} ({chain})"),
     }
-}
-
-/// The proxy variable reqwest would use for `scheme`, if one is set.
-fn proxy_for(scheme: &str) -> Option<(&'static str, String)> {
-    let candidates: &[&'static str] = if scheme == "https" {
-        &["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"]
-    } else {
-        &["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"]
-    };
-    candidates.iter().find_map(|var| {
-        let value = std::env::var(var).ok().filter(|v| !v.trim().is_empty())?;
-        // Never print a proxy password.
-        let shown = match Url::parse(value.trim()) {
-            Ok(mut url) if !url.username().is_empty() || url.password().is_some() => {
-                let _ = url.set_username("");
-                let _ = url.set_password(None);
-                url.to_string()
-            }
-            _ => value,
-        };
-        Some((*var, shown))
-    })
 }
 
 async fn status_failure(status: StatusCode, response: reqwest::Response) -> UpstreamFailure {
@@ -822,14 +811,68 @@ fn build_reqwest(config: &SourceConfig) -> Result<reqwest::Client, String> {
     if rustls::crypto::CryptoProvider::get_default().is_none() {
         let _ = rustls::crypto::ring::default_provider().install_default();
     }
-    reqwest::Client::builder()
+    let builder = reqwest::Client::builder()
         .redirect(redirect_policy(&config.base_url))
         .user_agent(config.user_agent.clone())
         .connect_timeout(config.timeout.min(Duration::from_secs(10)))
         .pool_max_idle_per_host(config.max_concurrent.max(1))
-        .pool_idle_timeout(Duration::from_secs(90))
+        .pool_idle_timeout(Duration::from_secs(90));
+    with_network(builder, &config.network)?
         .build()
         .map_err(|e| format!("cannot set up the HTTP client (TLS): {e}"))
+}
+
+/// The proxies and extra roots of `network` on `builder`. Proxies named by variables are
+/// set explicitly (which stops reqwest from reading the environment itself); when the
+/// variables hold only placeholders, no proxy is used, so reqwest never reads a
+/// placeholder; when none is set at all, reqwest's own look-up stays on for the system
+/// proxy settings of macOS and Windows. Extra roots are trusted besides the platform's
+/// (rustls-platform-verifier's roots: the OS verifier on macOS and Windows, the system CA
+/// bundle on Linux).
+fn with_network(
+    mut builder: reqwest::ClientBuilder,
+    network: &Network,
+) -> Result<reqwest::ClientBuilder, String> {
+    match &network.proxies {
+        Proxies::System => {}
+        Proxies::Direct => builder = builder.no_proxy(),
+        Proxies::Explicit(named) => {
+            let no_proxy = named
+                .no_proxy
+                .as_deref()
+                .and_then(reqwest::NoProxy::from_string);
+            // reqwest tries proxies in order: the scheme's own variable wins over ALL_PROXY.
+            let routes = [
+                named
+                    .https
+                    .as_ref()
+                    .map(|p| (p, reqwest::Proxy::https(p.url.clone()))),
+                named
+                    .http
+                    .as_ref()
+                    .map(|p| (p, reqwest::Proxy::http(p.url.clone()))),
+                named
+                    .all
+                    .as_ref()
+                    .map(|p| (p, reqwest::Proxy::all(p.url.clone()))),
+            ];
+            for (named, made) in routes.into_iter().flatten() {
+                let proxy =
+                    made.map_err(|e| format!("{}: cannot use the proxy: {e}", named.var))?;
+                builder = builder.proxy(proxy.no_proxy(no_proxy.clone()));
+            }
+        }
+    }
+    if let Some(roots) = &network.extra_roots {
+        let certificates = roots
+            .certificates
+            .iter()
+            .map(|der| reqwest::Certificate::from_der(der))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("{}: {e}", roots.file.display()))?;
+        builder = builder.tls_certs_merge(certificates);
+    }
+    Ok(builder)
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@
 //! error envelopes, cursors, cross-references, and the command line with its stdio and
 //! Streamable HTTP transports and its `check` of the upstreams.
 //!
-//! Modules depend downwards only: `notify`, `provenance` ← `config` ← `error` ← `http` ←
-//! `client` ← `server` ← `serve` ← `cli`.
+//! Modules depend downwards only: `notify`, `provenance`, `version` ← `config` ← `error` ←
+//! `http` ← `client` ← `server` ← `serve` ← `cli`.
 
 pub mod args;
 pub mod cli;
@@ -27,6 +27,9 @@ pub mod serve;
 pub mod server;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+#[cfg(test)]
+mod vcs_info;
+pub mod version;
 pub mod xref;
 
 pub use args::{Parameters, SearchQuery, in_range, lenient};

@@ -143,6 +143,18 @@ impl HttpServer {
     }
 }
 
+/// What `GET /health` answers: that the server is up, which server, its version and the
+/// git revision it was built from (`unknown` for a development build).
+fn health_answer(server: &str, version: &str, revision: &str) -> String {
+    serde_json::json!({
+        "status": "ok",
+        "server": server,
+        "version": version,
+        "revision": revision,
+    })
+    .to_string()
+}
+
 /// The listening address could not be taken (in use, not this machine's, not allowed).
 #[derive(Debug, thiserror::Error)]
 #[error(
@@ -204,11 +216,7 @@ pub async fn start_http<S: McpServer>(
         let (manager, guards) = (Arc::clone(&manager), Arc::clone(&guards));
         async move { guard_requests(&manager, &guards, limits, request, next).await }
     });
-    let health = format!(
-        r#"{{"status":"ok","server":"{}","version":"{}"}}"#,
-        S::NAME,
-        S::VERSION
-    );
+    let health = health_answer(S::NAME, S::VERSION, crate::version::revision());
     let app = axum::Router::new()
         .route(
             "/health",
@@ -462,7 +470,19 @@ pub async fn shutdown_signal() {
 
 #[cfg(test)]
 mod tests {
-    use super::allowed_origins;
+    use super::{allowed_origins, health_answer};
+
+    #[test]
+    fn health_names_the_server_its_version_and_revision() {
+        let answer: serde_json::Value =
+            serde_json::from_str(&health_answer("lifesciences-mcp", "0.1.0", "77516ee0ab12"))
+                .unwrap();
+        assert_eq!(
+            answer,
+            serde_json::json!({"status": "ok", "server": "lifesciences-mcp",
+                               "version": "0.1.0", "revision": "77516ee0ab12"})
+        );
+    }
 
     #[test]
     fn origins_follow_the_allowed_hosts() {

@@ -312,6 +312,20 @@ impl McpTestClient {
 /// stderr under errors, so a healthy start is silent. Point `env`'s base URLs at a mock
 /// or a closed port: nothing here may reach the network.
 pub async fn assert_binary_speaks_mcp<S: McpServer>(program: &str, env: &[(&str, &str)]) {
+    let logged = assert_binary_speaks_mcp_with_stderr::<S>(program, env).await;
+    assert!(
+        logged.is_empty(),
+        "{program} wrote to stderr during a healthy stdio session:\n{logged}"
+    );
+}
+
+/// [`assert_binary_speaks_mcp`] for a start that is expected to say something: the same
+/// checks of `initialize` and `tools/list`, and what the binary wrote to stderr, for the
+/// test to judge.
+pub async fn assert_binary_speaks_mcp_with_stderr<S: McpServer>(
+    program: &str,
+    env: &[(&str, &str)],
+) -> String {
     use tokio::io::AsyncReadExt as _;
     let mut command = tokio::process::Command::new(program);
     command.env_remove("RUST_LOG");
@@ -350,10 +364,7 @@ pub async fn assert_binary_speaks_mcp<S: McpServer>(program: &str, env: &[(&str,
         let read = stderr.read_to_string(&mut logged);
         let _ = tokio::time::timeout(Duration::from_secs(5), read).await;
     }
-    assert!(
-        logged.is_empty(),
-        "{program} wrote to stderr during a healthy stdio session:\n{logged}"
-    );
+    logged
 }
 
 /// Run `<program> check` with `env` and return its exit code and what it printed on

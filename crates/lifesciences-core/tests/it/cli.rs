@@ -31,7 +31,22 @@ async fn upstream() -> MockServer {
 async fn version_and_help_go_to_stdout_and_exit_0() {
     let (code, out) = run(&["--version"], "http://127.0.0.1:9").await;
     assert_eq!(code, ExitCode::SUCCESS);
-    assert_eq!(out.trim(), format!("items-mcp {}", TestServer::VERSION));
+    // `items-mcp 0.1.0 (rev 77516ee0ab12)`: the version and the git revision of the
+    // build, or `(rev unknown)` for a development build.
+    let line = out.trim();
+    let revision = line
+        .strip_prefix(&format!("items-mcp {} (rev ", TestServer::VERSION))
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(
+        revision == "unknown"
+            || (revision.len() <= 12 && revision.bytes().all(|b| b.is_ascii_hexdigit())),
+        "{line}"
+    );
+    assert_eq!(revision, {
+        let full = lifesciences_core::version::revision();
+        full.get(..12).unwrap_or(full)
+    });
     let (code, out) = run(&["--help"], "http://127.0.0.1:9").await;
     assert_eq!(code, ExitCode::SUCCESS);
     for word in ["serve", "tools", "call", "check", "stdio", "RUST_LOG"] {
@@ -256,4 +271,95 @@ async fn check_says_why_an_unreachable_upstream_cannot_be_reached() {
         out.contains("DNS: cannot resolve no-such-host.invalid"),
         "{out}"
     );
+}
+
+#[tokio::test]
+async fn placeholders_count_as_unset_and_one_warning_names_every_one_read() {
+    let upstream = upstream().await;
+    let capture = lifesciences_core::testing::LogCapture::start();
+    let uri = upstream.uri();
+    // What Claude Desktop passes for settings left blank, and other clients' unexpanded
+    // forms; `UNRELATED` is not read by the server, so it is not named.
+    let env = mock_env(&[
+        ("ITEMS_API_URL", &uri),
+        ("ITEMS_RATE_LIMIT", "${user_config.items_rate_limit}"),
+        (
+            "ITEMS_MAX_CONCURRENT",
+            "${user_config.items_max_concurrent}",
+        ),
+        ("ITEMS_TIMEOUT_SECS", " ${user_config.items_timeout_secs} "),
+        (
+            "LIFESCIENCES_TIMEOUT_SECS",
+            "${env:LIFESCIENCES_TIMEOUT_SECS}",
+        ),
+        (
+            "LIFESCIENCES_CACHE_TTL_SECS",
+            "${LIFESCIENCES_CACHE_TTL_SECS}",
+        ),
+        ("LIFESCIENCES_CA_FILE", "${user_config.ca_file}"),
+        ("HTTPS_PROXY", "${user_config.https_proxy}"),
+        ("NO_PROXY", "${user_config.no_proxy}"),
+        ("UNRELATED", "${user_config.unrelated}"),
+    ]);
+    let mut out = Vec::new();
+    let code = cli::run::<TestServer>(
+        ["items-mcp", "call", "items_get_item", "item_id=ITEM:42"],
+        env,
+        &mut out,
+    )
+    .await;
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap()["name"],
+        "answer"
+    );
+    let logged = capture.contents();
+    let warnings: Vec<&str> = logged
+        .lines()
+        .filter(|line| line.contains("placeholder"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{logged}");
+    assert!(warnings[0].contains("WARN"), "{logged}");
+    assert!(
+        warnings[0].ends_with(
+            "items-mcp: settings left as unexpanded placeholders (${…}) are read as unset, \
+             using their defaults: HTTPS_PROXY, ITEMS_MAX_CONCURRENT, ITEMS_RATE_LIMIT, \
+             ITEMS_TIMEOUT_SECS, LIFESCIENCES_CACHE_TTL_SECS, LIFESCIENCES_CA_FILE, \
+             LIFESCIENCES_TIMEOUT_SECS, NO_PROXY"
+        ),
+        "{logged}"
+    );
+}
+
+#[tokio::test]
+async fn without_placeholders_nothing_is_said_about_them() {
+    let capture = lifesciences_core::testing::LogCapture::start();
+    let (code, _) = run(&["tools"], "http://127.0.0.1:9").await;
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert!(!capture.contents().contains("placeholder"));
+}
+
+#[tokio::test]
+async fn a_proxy_or_ca_file_that_cannot_be_used_exits_2_before_any_request() {
+    let missing = format!(
+        "{}/tests/fixtures/tls/missing.pem",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for pair in [
+        ("HTTPS_PROXY", "http://proxy example.org:3128"),
+        ("LIFESCIENCES_CA_FILE", missing.as_str()),
+    ] {
+        let mut out = Vec::new();
+        let code = cli::run::<TestServer>(
+            ["items-mcp", "check"],
+            mock_env(&[("ITEMS_API_URL", "http://127.0.0.1:9"), pair]),
+            &mut out,
+        )
+        .await;
+        assert_eq!(code, ExitCode::from(2), "{pair:?}");
+        assert!(out.is_empty(), "{pair:?}");
+        let err = TestServer::from_env(&Env::from_pairs(&[pair])).unwrap_err();
+        assert!(err.to_string().starts_with(pair.0), "{err}");
+    }
 }

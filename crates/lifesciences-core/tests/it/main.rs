@@ -11,5 +11,6 @@ mod cli;
 mod faults;
 mod http;
 mod logging;
+mod network;
 mod tools;
 mod transport;

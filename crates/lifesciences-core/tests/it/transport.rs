@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use lifesciences_core::Served;
 use lifesciences_core::serve::{self, HttpOptions};
 use lifesciences_core::testing::{TestServer, mock_upstream};
+use lifesciences_core::{McpServer as _, Served};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use wiremock::matchers::path;
 use wiremock::{Mock, ResponseTemplate};
@@ -123,8 +123,16 @@ async fn http_serves_health_mcp_and_keeps_the_host_allow_list() {
     )
     .await;
     assert!(health.starts_with("HTTP/1.1 200"), "{health}");
-    assert!(
-        health.contains(r#""status":"ok""#) && health.contains(r#""server":"items-mcp""#),
+    let (_, body) = health.split_once("\r\n\r\n").unwrap();
+    // The version and the git revision of the build (`unknown` in a development build).
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(body).unwrap(),
+        serde_json::json!({
+            "status": "ok",
+            "server": "items-mcp",
+            "version": TestServer::VERSION,
+            "revision": lifesciences_core::version::revision(),
+        }),
         "{health}"
     );
 

@@ -6,6 +6,7 @@
     reason = "test helpers outside #[test] fns: failing loudly is the point"
 )]
 
+mod binary;
 mod map_ids;
 mod provenance;
 mod regions;
