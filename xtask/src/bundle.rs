@@ -62,9 +62,12 @@ struct Setting {
     default: Option<&'static str>,
 }
 
-/// The settings people change. Every other variable keeps its default (the README lists
-/// them); a setting left blank reaches the server as an unexpanded placeholder, which it
-/// reads as unset.
+/// The settings people change, each with a default, so that a setting left blank reaches
+/// the server as its default: an empty value (unset: the system's proxy settings, no extra
+/// certificates) rather than the literal placeholder Claude Desktop passes for a blank
+/// setting without a default (which the server also reads as unset, but which turns the
+/// system's proxy settings off). Every other variable keeps its default (the README lists
+/// them).
 const SETTINGS: &[Setting] = &[
     Setting {
         key: "toolsets",
@@ -87,8 +90,8 @@ const SETTINGS: &[Setting] = &[
         var: "HTTPS_PROXY",
         kind: "string",
         title: "HTTPS proxy",
-        description: "A proxy for every request, e.g. http://proxy.example.org:3128. Leave empty for none.",
-        default: None,
+        description: "A proxy for every request, e.g. http://proxy.example.org:3128. Leave empty to use the system's proxy settings.",
+        default: Some(""),
     },
     Setting {
         key: "no_proxy",
@@ -96,7 +99,7 @@ const SETTINGS: &[Setting] = &[
         kind: "string",
         title: "No proxy for",
         description: "Hosts reached without the proxy, comma-separated.",
-        default: None,
+        default: Some(""),
     },
     Setting {
         key: "ca_file",
@@ -104,7 +107,7 @@ const SETTINGS: &[Setting] = &[
         kind: "file",
         title: "Extra CA certificates",
         description: "A PEM file of certificates to trust besides the system's (for networks that inspect TLS).",
-        default: None,
+        default: Some(""),
     },
     Setting {
         key: "log_level",
@@ -642,13 +645,14 @@ mod tests {
     }
 
     #[test]
-    fn a_blank_setting_reaches_the_server_as_its_default_or_the_literal_placeholder() {
+    fn a_blank_setting_reaches_the_server_as_its_default() {
         let m = manifest(&[binary("linux", "linux-x64", "lifesciences-mcp")]).unwrap();
         let (command, env) = launch_as_claude_desktop(&m, Path::new("/x"));
         assert!(command.to_string_lossy().starts_with("/x/server/"));
         let env: std::collections::HashMap<String, String> = env.into_iter().collect();
         assert_eq!(env["STRING_CALLER_IDENTITY"], "lifesciences-mcp");
-        assert_eq!(env["HTTPS_PROXY"], "${user_config.https_proxy}");
+        // A blank proxy reaches the server empty: the system's proxy settings apply.
+        assert_eq!(env["HTTPS_PROXY"], "");
     }
 
     #[test]

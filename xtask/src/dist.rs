@@ -33,13 +33,49 @@ fn out_dir() -> anyhow::Result<PathBuf> {
     Ok(out)
 }
 
-/// The gateway built in release for this machine.
+/// The commit this checkout is at, for `LIFESCIENCES_GIT_REVISION`: what `--version`,
+/// `check` and `/health` of every artifact report (core's build script bakes it in).
+pub(crate) fn revision() -> anyhow::Result<String> {
+    let out = std::process::Command::new("git")
+        .current_dir(crate::workspace_root())
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .context("cannot run git rev-parse HEAD")?;
+    if !out.status.success() {
+        anyhow::bail!(
+            "git rev-parse HEAD failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// The variable every release build (cargo, maturin, cargo-dist) sets to [`revision`].
+pub(crate) const REVISION_VAR: &str = "LIFESCIENCES_GIT_REVISION";
+
+/// The gateway built in release for this machine, with this checkout's revision.
 fn gateway_binary() -> anyhow::Result<PathBuf> {
-    let entry = crate::servers::gateway();
-    crate::demo::build(std::slice::from_ref(&entry), true)?
-        .into_iter()
-        .next()
-        .context("no binary was built")
+    eprintln!("Building lifesciences-mcp (release)…");
+    let status =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .current_dir(crate::workspace_root())
+            .env(REVISION_VAR, revision()?)
+            .args([
+                "build",
+                "--quiet",
+                "--release",
+                "--locked",
+                "-p",
+                "lifesciences-mcp",
+            ])
+            .status()
+            .context("cannot run cargo build")?;
+    if !status.success() {
+        anyhow::bail!("cargo build --release failed ({status})");
+    }
+    Ok(crate::demo::target_dir()?
+        .join("release")
+        .join(format!("lifesciences-mcp{}", std::env::consts::EXE_SUFFIX)))
 }
 
 /// A file's size, for the report.

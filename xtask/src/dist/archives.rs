@@ -47,6 +47,7 @@ pub(super) fn build_and_smoke(out: &Path) -> anyhow::Result<Vec<(PathBuf, Option
     eprintln!("Building the release archive and installers with cargo-dist ({triple})…");
     let status = Command::new(&dist)
         .current_dir(crate::workspace_root())
+        .env(super::REVISION_VAR, super::revision()?)
         .args(["build", "--artifacts=all", "--target", &triple])
         .status()
         .with_context(|| format!("cannot run {}", dist.display()))?;
