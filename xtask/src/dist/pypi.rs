@@ -130,6 +130,8 @@ fn build(venv: &Path, out: &Path) -> anyhow::Result<PathBuf> {
     let mut maturin = Command::new(venv_program(venv, "maturin"));
     maturin
         .current_dir(crate::workspace_root())
+        // The wheel's binary reports this checkout's revision (--version, check, /health).
+        .env(super::REVISION_VAR, super::revision()?)
         .args(["build", "--release", "--out"])
         .arg(out);
     if cfg!(target_os = "linux") {
