@@ -448,8 +448,9 @@ fn binaries_in(dir: &Path) -> Vec<PlatformBinary> {
 }
 
 /// `cargo xtask bundle`: this machine's build, or with `binaries` the release workflow's
-/// builds of every platform, packed as one bundle with its `server.json` in
-/// `target/bundle`. Returns the bundle's path.
+/// builds of every platform, packed as one bundle, launched as Claude Desktop launches
+/// it on this platform, and written with its `server.json` to `target/bundle`. Returns
+/// the bundle's path.
 pub(crate) fn run(debug: bool, binaries: Option<&Path>) -> anyhow::Result<PathBuf> {
     let included = match binaries {
         Some(dir) => {
@@ -477,6 +478,10 @@ pub(crate) fn run(debug: bool, binaries: Option<&Path>) -> anyhow::Result<PathBu
     let out = crate::demo::target_dir()?.join("bundle");
     std::fs::create_dir_all(&out)?;
     let bundle = pack(&out, &included)?;
+    match smoke(&out, &bundle)? {
+        Some(smoke) => println!("smoke test:  {smoke}"),
+        None => println!("smoke test:  skipped (no binary for this platform in the bundle)"),
+    }
     let server = write_server_json(&out, &bundle)?;
     println!("bundle:      {}", bundle.display());
     println!("server.json: {}", server.display());
@@ -513,9 +518,43 @@ fn launch_as_claude_desktop(manifest: &Value, dir: &Path) -> (PathBuf, Vec<(Stri
     (PathBuf::from(command), env)
 }
 
-/// The bundle and `server.json` for `cargo xtask dist`: this machine's build packed, the
-/// bundle unpacked and launched as Claude Desktop launches it with every setting left
-/// blank, and `server.json` written and checked against the registry's schema.
+/// Unpack `bundle` into `out/bundle/unpacked` and launch it as Claude Desktop launches it
+/// on this platform with every setting left blank; it must answer `initialize` and list
+/// every tool. `None` when the bundle holds no binary for this platform.
+fn smoke(out: &Path, bundle: &Path) -> anyhow::Result<Option<crate::dist::smoke::Smoke>> {
+    let unpacked = out.join("bundle").join("unpacked");
+    if unpacked.exists() {
+        std::fs::remove_dir_all(&unpacked)?;
+    }
+    // An .mcpb is a zip archive; Python's zipfile unpacks it on every platform.
+    let status = Command::new(if cfg!(windows) { "python" } else { "python3" })
+        .args(["-m", "zipfile", "-e"])
+        .arg(bundle)
+        .arg(&unpacked)
+        .status()
+        .context("cannot run Python to unpack the bundle")?;
+    if !status.success() {
+        bail!("cannot unpack {} ({status})", bundle.display());
+    }
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(unpacked.join("manifest.json"))?)?;
+    let (command, env) = launch_as_claude_desktop(&manifest, &unpacked);
+    if !command.is_file() {
+        return Ok(None);
+    }
+    // Python's zip extraction keeps no Unix permissions; Claude Desktop sets them.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&command, std::fs::Permissions::from_mode(0o755))?;
+    }
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    crate::dist::smoke::speaks_mcp(&command, &[], &env, &unpacked).map(Some)
+}
+
+/// The bundle and `server.json` for `cargo xtask dist`: this machine's build packed, then
+/// smoke-tested as Claude Desktop launches it, and `server.json` written and checked
+/// against the registry's schema.
 pub(crate) fn build_and_smoke(
     out: &Path,
     binary: &Path,
@@ -529,31 +568,7 @@ pub(crate) fn build_and_smoke(
             path: binary.to_owned(),
         }],
     )?;
-    let unpacked = out.join("bundle").join("unpacked");
-    if unpacked.exists() {
-        std::fs::remove_dir_all(&unpacked)?;
-    }
-    // An .mcpb is a zip archive; Python's zipfile unpacks it on every platform.
-    let status = Command::new("python3")
-        .args(["-m", "zipfile", "-e"])
-        .arg(&bundle)
-        .arg(&unpacked)
-        .status()
-        .context("cannot run python3 to unpack the bundle")?;
-    if !status.success() {
-        bail!("cannot unpack {} ({status})", bundle.display());
-    }
-    let manifest: Value =
-        serde_json::from_str(&std::fs::read_to_string(unpacked.join("manifest.json"))?)?;
-    let (command, env) = launch_as_claude_desktop(&manifest, &unpacked);
-    // zip keeps no Unix permissions in Python's extraction: Claude Desktop sets them.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(&command, std::fs::Permissions::from_mode(0o755))?;
-    }
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let smoke = crate::dist::smoke::speaks_mcp(&command, &[], &env, &unpacked)?;
+    let smoke = smoke(out, &bundle)?.context("the bundle holds no binary for this platform")?;
     let server = write_server_json(out, &bundle)?;
     Ok(vec![(bundle, Some(smoke)), (server, None)])
 }
