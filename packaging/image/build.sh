@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
 # Build the lifesciences-mcp container image FROM scratch with buildah, from a gateway
-# binary already built for this machine (glibc Linux, dynamically linked), and write it as
-# an OCI archive. No base image is pulled: the image holds the binary, the shared
-# libraries it loads (found with ldd), Debian's CA bundle, /etc/passwd and /etc/group with
-# the user `nonroot` (65532), /etc/nsswitch.conf, /tmp, and the copyright files of the
-# Debian packages those files come from. packaging/image/README.md explains the image.
+# binary built for Linux, and write it as an OCI archive. No base image is pulled: the
+# image holds the binary, the shared libraries it loads when it is dynamically linked
+# (found with ldd), Debian's CA bundle, /etc/passwd and /etc/group with the user `nonroot`
+# (65532), /etc/nsswitch.conf, /tmp, and the copyright files of the Debian packages those
+# files come from. packaging/image/README.md explains the image.
 #
 #   packaging/image/build.sh BINARY OUT.tar
 #
-# The image's architecture is this machine's: run it on each platform (amd64, arm64).
+# The image's architecture is the binary's (amd64 or arm64, read from its ELF header). A
+# dynamically linked binary (glibc) must have been built for this machine, whose libraries
+# the image takes; a static one (the release's musl builds) can be packed anywhere, for
+# either architecture.
 # Environment:
+#   VERSION            the image's version (default: what `BINARY --version` prints; set
+#                      it when the binary cannot run here)
 #   REVISION           commit recorded in org.opencontainers.image.revision (default:
 #                      LIFESCIENCES_GIT_REVISION, which a release build of the binary
 #                      also reads, else `git rev-parse HEAD` when run in a checkout)
 #   SOURCE_DATE_EPOCH  when set, the image's creation time and every file's time in its
 #                      layer, for an image whose digest depends only on what is in it
-# Needs buildah, ldd, dpkg-query (Debian or Ubuntu) and the ca-certificates package.
+# Needs buildah, od, ldd, dpkg-query (Debian or Ubuntu) and the ca-certificates package.
 # Runs as root or rootless; builds in a private, temporary buildah storage (vfs driver,
 # which works everywhere) and leaves nothing behind but OUT.tar.
 set -euo pipefail
@@ -26,11 +31,11 @@ die() {
 }
 
 [ $# -eq 2 ] || die "usage: $0 BINARY OUT.tar"
-binary=$1
-out=$2
-if [ ! -f "$binary" ] || [ ! -x "$binary" ]; then
-  die "$binary is not an executable file"
+if [ ! -f "$1" ] || [ ! -x "$1" ]; then
+  die "$1 is not an executable file"
 fi
+binary=$(readlink -f "$1")
+out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 command -v buildah >/dev/null ||
@@ -47,15 +52,40 @@ licenses="MIT OR Apache-2.0"
 registry_name=io.github.lifesciences-mcp/lifesciences-mcp
 image_ref=ghcr.io/lifesciences-mcp/lifesciences-mcp
 
-# `lifesciences-mcp 0.1.0`: the image's version is the binary's.
-version=$("$binary" --version | awk '{print $2}')
-[ -n "$version" ] || die "$binary --version printed no version"
-revision=${REVISION:-${LIFESCIENCES_GIT_REVISION:-$(git -C "$repo" rev-parse HEAD 2>/dev/null || true)}}
-case "$(uname -m)" in
-  x86_64) arch=amd64 ;;
-  aarch64 | arm64) arch=arm64 ;;
-  *) die "no image architecture for $(uname -m)" ;;
+# The binary's ELF header: its machine (e_machine), and whether a program header names a
+# dynamic loader (PT_INTERP, type 3), which a static binary lacks.
+elf() { od -An -t "u$2" -j "$1" -N "$2" "$binary" | tr -d ' '; }
+[ "$(od -An -t x1 -N 4 "$binary" | tr -d ' ')" = 7f454c46 ] || die "$binary is not an ELF file"
+if [ "$(elf 4 1)" != 2 ] || [ "$(elf 5 1)" != 1 ]; then
+  die "$binary is not 64-bit little-endian"
+fi
+case "$(elf 18 2)" in
+  62) arch=amd64 ;;
+  183) arch=arm64 ;;
+  *) die "$binary is for ELF machine $(elf 18 2), neither amd64 nor arm64" ;;
 esac
+dynamic=false
+phoff=$(elf 32 8)
+phentsize=$(elf 54 2)
+for ((i = 0; i < $(elf 56 2); i++)); do
+  if [ "$(elf $((phoff + i * phentsize)) 4)" = 3 ]; then
+    dynamic=true
+  fi
+done
+case "$(uname -m)" in
+  x86_64) here_arch=amd64 ;;
+  aarch64 | arm64) here_arch=arm64 ;;
+  *) here_arch=$(uname -m) ;;
+esac
+if $dynamic && [ "$arch" != "$here_arch" ]; then
+  die "$binary is dynamically linked for $arch: build its image on an $arch machine, whose \
+libraries it takes, or give a static (musl) build"
+fi
+
+# `lifesciences-mcp 0.1.0 (rev …)`: the image's version is the binary's.
+version=${VERSION:-$("$binary" --version 2>/dev/null | awk '{print $2}' || true)}
+[ -n "$version" ] || die "$binary --version cannot run here: set VERSION"
+revision=${REVISION:-${LIFESCIENCES_GIT_REVISION:-$(git -C "$repo" rev-parse HEAD 2>/dev/null || true)}}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/lifesciences-mcp-image.XXXXXX")
 bah=(buildah --root "$work/storage" --runroot "$work/run" --storage-driver vfs)
@@ -99,7 +129,8 @@ package_of() {
 # Every library the dynamic loader maps, and the loader itself, at the paths the binary
 # asks for them (ldd prints `libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x…)` and
 # `/lib64/ld-linux-x86-64.so.2 (0x…)`); symbolic links are copied as the files they name.
-if ldd_out=$(ldd "$binary" 2>&1); then
+if $dynamic; then
+  ldd_out=$(ldd "$binary" 2>&1) || die "ldd $binary: $ldd_out"
   if grep -q 'not found' <<<"$ldd_out"; then
     die "$binary needs libraries this machine lacks: $ldd_out"
   fi
@@ -107,8 +138,6 @@ if ldd_out=$(ldd "$binary" 2>&1); then
     install -D -m 0755 "$(readlink -f "$lib")" "$rootfs$lib"
     package_of "$lib"
   done < <(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) print $i }' <<<"$ldd_out")
-elif ! grep -qE 'not a dynamic executable|statically linked' <<<"$ldd_out"; then
-  die "ldd $binary: $ldd_out"
 fi
 
 # Root certificates where rustls-platform-verifier (through rustls-native-certs and
