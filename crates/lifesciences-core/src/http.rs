@@ -819,7 +819,12 @@ fn build_reqwest(config: &SourceConfig) -> Result<reqwest::Client, String> {
         .pool_idle_timeout(Duration::from_secs(90));
     with_network(builder, &config.network)?
         .build()
-        .map_err(|e| format!("cannot set up the HTTP client (TLS): {e}"))
+        .map_err(|e| {
+            format!(
+                "cannot set up the HTTP client (TLS): {}",
+                crate::error::error_chain(&e)
+            )
+        })
 }
 
 /// The proxies and extra roots of `network` on `builder`. Proxies named by variables are
