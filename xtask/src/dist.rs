@@ -78,11 +78,15 @@ fn gateway_binary() -> anyhow::Result<PathBuf> {
         .join(format!("lifesciences-mcp{}", std::env::consts::EXE_SUFFIX)))
 }
 
-/// A file's size, for the report.
-pub(crate) fn megabytes(path: &Path) -> String {
+/// A file's size, for the report: in MB, or in kB below 100 kB (a launcher of 7 kB is not
+/// "0.0 MB").
+pub(crate) fn shown_size(path: &Path) -> String {
     std::fs::metadata(path).map_or_else(
         |_| "?".to_owned(),
-        |m| format!("{:.1} MB", m.len() as f64 / 1_000_000.0),
+        |m| match m.len() {
+            n if n < 100_000 => format!("{:.1} kB", n as f64 / 1000.0),
+            n => format!("{:.1} MB", n as f64 / 1_000_000.0),
+        },
     )
 }
 
@@ -123,7 +127,7 @@ pub(crate) fn run() -> anyhow::Result<()> {
                         "- {}: {} ({}){}",
                         line.artifact,
                         name.unwrap_or_default(),
-                        megabytes(file),
+                        shown_size(file),
                         smoke.as_ref().map(|s| format!(": {s}")).unwrap_or_default()
                     );
                 }

@@ -9,27 +9,9 @@ use serde_json::{Value, json};
 use wiremock::ResponseTemplate;
 
 use crate::support::{
-    Upstreams, chembl_get, mount_id_lookup, mount_mechanisms, mount_molecule, mount_targets,
-    mount_unichem, mount_unknown_molecule, ok,
+    Upstreams, chembl_get, mount_aspirin, mount_id_lookup, mount_mechanisms, mount_molecule,
+    mount_targets, mount_unichem, mount_unknown_molecule, ok,
 };
-
-/// Everything a full CHEMBL:25 record needs.
-async fn mount_aspirin(up: &Upstreams) {
-    mount_molecule(up, "CHEMBL25", "molecule__CHEMBL25.json").await;
-    mount_mechanisms(
-        up,
-        "CHEMBL25",
-        "mechanism__molecule_chembl_id=CHEMBL25.json",
-    )
-    .await;
-    mount_targets(
-        up,
-        "CHEMBL221,CHEMBL230",
-        "2",
-        "target__target_chembl_id__in=CHEMBL221,CHEMBL230.json",
-    )
-    .await;
-}
 
 const ASPIRIN_SIDS: [&str; 14] = [
     "144203627",

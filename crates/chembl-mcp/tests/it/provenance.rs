@@ -11,27 +11,12 @@ use lifesciences_core::testing::{
 };
 use serde_json::json;
 
-use crate::support::{
-    Upstreams, mount_mechanisms, mount_molecule, mount_status, mount_targets, mount_unichem, ok,
-};
+use crate::support::{Upstreams, mount_aspirin, mount_status, mount_unichem, ok};
 
 #[tokio::test]
 async fn aspirin_names_chembl_35_and_unichem_and_exactly_what_each_answered() {
     let up = Upstreams::start().await;
-    mount_molecule(&up, "CHEMBL25", "molecule__CHEMBL25.json").await;
-    mount_mechanisms(
-        &up,
-        "CHEMBL25",
-        "mechanism__molecule_chembl_id=CHEMBL25.json",
-    )
-    .await;
-    mount_targets(
-        &up,
-        "CHEMBL221,CHEMBL230",
-        "2",
-        "target__target_chembl_id__in=CHEMBL221,CHEMBL230.json",
-    )
-    .await;
+    mount_aspirin(&up).await;
     mount_unichem(&up, "CHEMBL25", ok("unichem_compounds__CHEMBL25.json")).await;
     mount_status(&up).await;
     let (chembl, unichem) = (up.chembl.uri(), up.unichem.uri());

@@ -9,8 +9,8 @@ use wiremock::ResponseTemplate;
 
 use crate::batch::{MIXED, mount_mixed};
 use crate::support::{
-    Upstreams, chembl_get, mount_id_lookup, mount_mechanisms, mount_molecule, mount_targets,
-    mount_unichem, mount_unknown_molecule, ok,
+    Upstreams, chembl_get, mount_aspirin, mount_id_lookup, mount_unichem, mount_unknown_molecule,
+    ok,
 };
 
 /// A strict client accepts every tool's answer, whether the call succeeds or fails; and
@@ -19,20 +19,7 @@ use crate::support::{
 async fn every_tool_answers_strict_clients_on_success_and_on_error() {
     let up = Upstreams::start().await;
     // Aspirin's full record (molecule, mechanisms, targets, UniChem's links).
-    mount_molecule(&up, "CHEMBL25", "molecule__CHEMBL25.json").await;
-    mount_mechanisms(
-        &up,
-        "CHEMBL25",
-        "mechanism__molecule_chembl_id=CHEMBL25.json",
-    )
-    .await;
-    mount_targets(
-        &up,
-        "CHEMBL221,CHEMBL230",
-        "2",
-        "target__target_chembl_id__in=CHEMBL221,CHEMBL230.json",
-    )
-    .await;
+    mount_aspirin(&up).await;
     mount_unichem(&up, "CHEMBL25", ok("unichem_compounds__CHEMBL25.json")).await;
     // An ID ChEMBL never issued: 404 for the molecule and for the ID lookup.
     mount_unknown_molecule(&up, "CHEMBL99999999").await;

@@ -182,6 +182,25 @@ pub(crate) async fn mount_targets(up: &Upstreams, ids: &str, limit: &str, fixtur
     .await;
 }
 
+/// Everything aspirin's (CHEMBL:25) full record needs from ChEMBL: the molecule, its
+/// mechanisms and their targets (UniChem is mounted apart, with the answer a test wants).
+pub(crate) async fn mount_aspirin(up: &Upstreams) {
+    mount_molecule(up, "CHEMBL25", "molecule__CHEMBL25.json").await;
+    mount_mechanisms(
+        up,
+        "CHEMBL25",
+        "mechanism__molecule_chembl_id=CHEMBL25.json",
+    )
+    .await;
+    mount_targets(
+        up,
+        "CHEMBL221,CHEMBL230",
+        "2",
+        "target__target_chembl_id__in=CHEMBL221,CHEMBL230.json",
+    )
+    .await;
+}
+
 /// UniChem's `POST /compounds` for `chembl_id`, with exactly the documented body.
 pub(crate) async fn mount_unichem(up: &Upstreams, chembl_id: &str, response: ResponseTemplate) {
     Mock::given(method("POST"))
