@@ -19,6 +19,7 @@ use crate::config::{
     self, ConfigError, ENV_CA_FILE, ExtraRoots, Network, Proxies, SourceConfig, Upstream,
 };
 use crate::http::HttpClient;
+use crate::store::Shared;
 
 /// A client of one upstream. It knows the upstream's URLs and parameters; core knows how
 /// to reach it politely.
@@ -46,6 +47,7 @@ pub struct Env {
     placeholders: Mutex<BTreeSet<String>>,
     /// Proxies and extra roots, read once on the first source's configuration.
     network: OnceLock<Result<Arc<Network>, ConfigError>>,
+    shared: OnceLock<Arc<Shared>>,
 }
 
 impl std::fmt::Debug for Env {
@@ -90,6 +92,7 @@ impl Env {
             built: Mutex::new(Vec::new()),
             placeholders: Mutex::default(),
             network: OnceLock::new(),
+            shared: OnceLock::new(),
         }
     }
 
@@ -157,6 +160,15 @@ impl Env {
     }
 
     /// The configuration of `upstream` in this environment.
+    /// The store every source of this server shares (answers, budgets, pauses), as the
+    /// environment chooses it ([`Shared::from_env`]); opened once, on first use.
+    pub fn shared(&self) -> Arc<Shared> {
+        Arc::clone(
+            self.shared
+                .get_or_init(|| Arc::new(Shared::from_env(|var| self.raw(var)))),
+        )
+    }
+
     pub fn source_config(&self, upstream: &'static Upstream) -> Result<SourceConfig, ConfigError> {
         let mut config = SourceConfig::new(upstream)?;
         if let Some(tuning) = &self.tuning {
@@ -178,7 +190,7 @@ impl Env {
         {
             return Ok(http.clone());
         }
-        let http = HttpClient::new(self.source_config(upstream)?);
+        let http = HttpClient::with_store(self.source_config(upstream)?, self.shared());
         built.push(http.clone());
         Ok(http)
     }

@@ -31,6 +31,7 @@ use crate::config::{Network, Proxies, SourceConfig};
 use crate::error::{ApiError, UpstreamFailure};
 use crate::notify::{Level, notify};
 use crate::provenance::{self, ReleaseSource};
+use crate::store::Shared;
 use coalesce::Coalescer;
 
 const JSON: &str = "application/json";
@@ -83,6 +84,8 @@ struct Inner {
     /// Set when the upstream answered 429 or 503 with `Retry-After`: no request to this
     /// source is sent before then, whichever call it belongs to.
     paused: Mutex<Option<Pause>>,
+    /// The store shared with other processes and replicas (or none: memory).
+    store: Arc<Shared>,
 }
 
 /// The HTTP machinery of one source: a pooled client, its rate limiter, concurrency cap,
@@ -108,9 +111,15 @@ impl std::fmt::Debug for HttpClient {
 }
 
 impl HttpClient {
-    /// Build the machinery for one source. Does no I/O; the pooled HTTP client itself is
-    /// built on the first request.
+    /// Build the machinery for one source, everything in this process. Does no I/O; the
+    /// pooled HTTP client itself is built on the first request.
     pub fn new(config: SourceConfig) -> Self {
+        Self::with_store(config, Arc::new(Shared::memory()))
+    }
+
+    /// [`new`](Self::new) with the store this process shares with others (see
+    /// [`crate::store`]): answers and the budget of the source's host live there too.
+    pub fn with_store(config: SourceConfig, store: Arc<Shared>) -> Self {
         let limiter = window::SlidingWindow::new(config.rate_per_second);
         let cache = (!config.cache_ttl.is_zero()).then(|| {
             moka::future::Cache::builder()
@@ -132,6 +141,7 @@ impl HttpClient {
                 inflight: Coalescer::default(),
                 release: release::Release::default(),
                 paused: Mutex::new(None),
+                store,
                 config,
             }),
         }

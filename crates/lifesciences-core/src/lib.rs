@@ -25,6 +25,7 @@ pub mod provenance;
 pub mod schema;
 pub mod serve;
 pub mod server;
+pub mod store;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 #[cfg(test)]

@@ -1,0 +1,461 @@
+//! The store every process and replica shares: answers (the cache behind the in-process
+//! one), the politeness budget of each upstream host, the pauses upstreams ask for, and
+//! the locks that make identical requests on several replicas one upstream request.
+//!
+//! Two backends, chosen by the environment ([`Shared::from_env`]):
+//! - **embedded** (the default): one SQLite file in WAL mode in the user's cache
+//!   directory (`LIFESCIENCES_CACHE_DIR`), shared by every process of that user
+//!   (`sqlite.rs`);
+//! - **Redis** for a fleet (`LIFESCIENCES_REDIS_URL`), its budget kept by one Lua script on
+//!   Redis's own clock (`redis.rs`).
+//!
+//! `LIFESCIENCES_CACHE_DIR=off` (or no cache directory at all) keeps everything in the
+//! process, as the in-process cache and rate limiter always did.
+//!
+//! **Invariant:** the store never fails a call and never stops a start. Every operation
+//! has a short deadline; a failure marks the store degraded (logged once, shown by
+//! `/health`), the HTTP client falls back to its own cache and to a local budget of
+//! rate/N (N the processes or replicas last seen alive), and the next operation that
+//! succeeds ends the degraded state.
+
+mod sqlite;
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::{Duration, SystemTime};
+
+use bytes::Bytes;
+use futures::future::BoxFuture;
+
+/// `LIFESCIENCES_CACHE_DIR`: where the embedded store lives; `off` keeps everything in
+/// the process.
+pub const ENV_CACHE_DIR: &str = "LIFESCIENCES_CACHE_DIR";
+/// `LIFESCIENCES_REDIS_URL`: the Redis a fleet shares (`redis://host:port`,
+/// `rediss://…`, `unix:///path/redis.sock`); wins over the embedded store.
+pub const ENV_REDIS_URL: &str = "LIFESCIENCES_REDIS_URL";
+/// `LIFESCIENCES_OFFLINE`: `1` answers from the store only, whatever an entry's age.
+pub const ENV_OFFLINE: &str = "LIFESCIENCES_OFFLINE";
+/// `LIFESCIENCES_CACHE_MAX_MB`: the most the embedded store keeps, in MB.
+pub const ENV_CACHE_MAX_MB: &str = "LIFESCIENCES_CACHE_MAX_MB";
+
+/// The file name of the embedded store inside the cache directory. The `v1` is the
+/// layout of its tables: a new layout takes a new file rather than misreading an old one.
+pub const STORE_FILE: &str = "store-v1.sqlite3";
+/// Default of [`ENV_CACHE_MAX_MB`].
+pub const DEFAULT_CACHE_MAX_MB: u64 = 256;
+
+/// How long one store operation may take before the store counts as degraded: a store
+/// slower than this costs more than asking the upstream.
+const OPERATION_DEADLINE: Duration = Duration::from_millis(500);
+/// How often a process says it is alive, and how long it counts as alive after that.
+const HEARTBEAT_EVERY: Duration = Duration::from_secs(5);
+const ALIVE_FOR: Duration = Duration::from_secs(15);
+
+/// Why a store operation failed (the backend's own words).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct StoreError(pub String);
+
+/// Operations return this: a boxed future, so the backends can be chosen at run time.
+pub(crate) type StoreFuture<'a, T> = BoxFuture<'a, Result<T, StoreError>>;
+
+/// An answer as the store keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Stored {
+    pub(crate) body: Bytes,
+    /// When the upstream sent it.
+    pub(crate) retrieved_at: SystemTime,
+    /// Until when it is fresh. Entries are kept after that (for offline use) until the
+    /// store needs the room.
+    pub(crate) fresh_until: SystemTime,
+}
+
+/// The budget of one upstream host: at most `allowed` requests counted in any `window`.
+/// A request counts from the moment it is granted until one `window` after its answer
+/// came back (see [`Backend::permit`]); `hold` bounds how long a granted request may stay
+/// unanswered (a process that died with it in flight), after which it counts as
+/// answered then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Rule {
+    pub(crate) allowed: u32,
+    pub(crate) window: Duration,
+    pub(crate) hold: Duration,
+}
+
+/// What asking for a permit gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Permit {
+    /// The request may leave now. Tell the store when its answer came back with
+    /// [`Backend::answered`] and this ticket.
+    Granted { ticket: String },
+    /// The window is full: ask again after at most this long.
+    Wait(Duration),
+    /// The upstream asked every client to wait (`Retry-After` on a 429 or 503): this long
+    /// is left, asked for with this status.
+    Paused { left: Duration, status: u16 },
+}
+
+/// One backend of the shared store. Every method is one atomic step in the store, so
+/// processes and replicas may call them concurrently.
+pub(crate) trait Backend: Send + Sync + 'static {
+    /// `sqlite` or `redis`, for logs and `/health`.
+    fn kind(&self) -> &'static str;
+    /// Where it is, for logs (a path, or a URL without its password).
+    fn location(&self) -> String;
+    /// The answer kept under `key`, fresh or not.
+    fn get<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<Stored>>;
+    /// Keep `stored` under `key`.
+    fn put<'a>(&'a self, key: &'a str, stored: &'a Stored) -> StoreFuture<'a, ()>;
+    /// Ask for a permit to send one request to `host` under `rule`: first any pause of
+    /// that host, then the sliding window.
+    fn permit<'a>(&'a self, host: &'a str, rule: Rule) -> StoreFuture<'a, Permit>;
+    /// The answer of the request granted `ticket` came back (or it failed): from now on
+    /// it counts for one more window only.
+    fn answered<'a>(&'a self, host: &'a str, ticket: &'a str) -> StoreFuture<'a, ()>;
+    /// The upstream asked every client of `host` to wait `wait`; a longer pause already
+    /// set is kept.
+    fn pause<'a>(&'a self, host: &'a str, wait: Duration, status: u16) -> StoreFuture<'a, ()>;
+    /// Take the lock `key` for at most `hold`; false when someone else holds it.
+    fn lock<'a>(&'a self, key: &'a str, hold: Duration) -> StoreFuture<'a, bool>;
+    /// Give back the lock `key` (taken with [`lock`](Backend::lock)).
+    fn unlock<'a>(&'a self, key: &'a str) -> StoreFuture<'a, ()>;
+    /// Say that `member` is alive for `alive_for`; how many members are alive.
+    fn heartbeat<'a>(&'a self, member: &'a str, alive_for: Duration) -> StoreFuture<'a, usize>;
+}
+
+/// What `/health` says of the store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreHealth {
+    /// `memory`, `sqlite` or `redis`.
+    pub kind: &'static str,
+    /// Why the store is not in use right now, when it is not.
+    pub degraded: Option<String>,
+    /// Processes or replicas seen alive at the last heartbeat (1 in memory).
+    pub peers: usize,
+    /// Whether answers come from the store only (`LIFESCIENCES_OFFLINE=1`).
+    pub offline: bool,
+}
+
+/// The store of one process, shared by all its sources: a backend (or none), the state
+/// of its health, and the offline switch.
+pub struct Shared {
+    backend: Option<Arc<dyn Backend>>,
+    offline: bool,
+    /// This process's name among the store's members (for the heartbeat).
+    member: String,
+    /// Members seen alive at the last heartbeat; the local budget is rate/peers while
+    /// the store is degraded.
+    peers: AtomicUsize,
+    /// Why the store is degraded, when it is.
+    degraded: Mutex<Option<String>>,
+    heartbeat: OnceLock<()>,
+    warned_offline_miss: AtomicBool,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared")
+            .field("kind", &self.kind())
+            .field("offline", &self.offline)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Self::memory()
+    }
+}
+
+impl Shared {
+    /// Everything in the process: no store.
+    pub fn memory() -> Self {
+        Self::with_backend(None, false)
+    }
+
+    fn with_backend(backend: Option<Arc<dyn Backend>>, offline: bool) -> Self {
+        Self {
+            backend,
+            offline,
+            member: format!("{}-{:016x}", std::process::id(), fastrand::u64(..)),
+            peers: AtomicUsize::new(1),
+            degraded: Mutex::new(None),
+            heartbeat: OnceLock::new(),
+            warned_offline_miss: AtomicBool::new(false),
+        }
+    }
+
+    /// The store the environment asks for: Redis when `LIFESCIENCES_REDIS_URL` is set,
+    /// else the embedded store in `LIFESCIENCES_CACHE_DIR` (default: the platform's cache
+    /// directory, found from `XDG_CACHE_HOME`, `HOME` or `LOCALAPPDATA`), else memory.
+    /// Never fails: a store that cannot be opened is logged once and the process keeps
+    /// everything in memory.
+    pub fn from_env(lookup: impl Fn(&str) -> Option<String>) -> Self {
+        let get = |var: &str| crate::config::usable(lookup(var));
+        let offline = get(ENV_OFFLINE).is_some_and(|v| is_true(&v));
+        if let Some(url) = get(ENV_REDIS_URL) {
+            return match redis_backend(url.trim()) {
+                Ok(backend) => Self::with_backend(Some(backend), offline),
+                Err(e) => {
+                    tracing::warn!(error = %e, "{ENV_REDIS_URL} is not usable: keeping answers and budgets in this process");
+                    Self::with_backend(None, offline)
+                }
+            };
+        }
+        let dir = match get(ENV_CACHE_DIR) {
+            Some(dir) if dir.trim().eq_ignore_ascii_case("off") => None,
+            Some(dir) => Some(std::path::PathBuf::from(dir.trim())),
+            None => default_cache_dir(&get),
+        };
+        let Some(dir) = dir else {
+            return Self::with_backend(None, offline);
+        };
+        let max_bytes = get(ENV_CACHE_MAX_MB)
+            .and_then(|mb| mb.trim().parse::<u64>().ok())
+            .unwrap_or(DEFAULT_CACHE_MAX_MB)
+            .saturating_mul(1_000_000);
+        match sqlite::SqliteBackend::open(&dir.join(STORE_FILE), max_bytes) {
+            Ok(backend) => Self::with_backend(Some(Arc::new(backend)), offline),
+            Err(e) => {
+                tracing::warn!(
+                    error = %e,
+                    dir = %dir.display(),
+                    "the shared store cannot be opened: keeping answers and budgets in this \
+                     process (set {ENV_CACHE_DIR} to a writable folder, or to `off`)"
+                );
+                Self::with_backend(None, offline)
+            }
+        }
+    }
+
+    /// `memory`, `sqlite` or `redis`.
+    pub fn kind(&self) -> &'static str {
+        self.backend.as_ref().map_or("memory", |b| b.kind())
+    }
+
+    /// Whether answers come from the store only.
+    pub fn offline(&self) -> bool {
+        self.offline
+    }
+
+    /// What `/health` reports.
+    pub fn health(&self) -> StoreHealth {
+        StoreHealth {
+            kind: self.kind(),
+            degraded: self
+                .degraded
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone(),
+            peers: self.peers(),
+            offline: self.offline,
+        }
+    }
+
+    /// Processes or replicas sharing the budget, as last seen (at least 1).
+    pub(crate) fn peers(&self) -> usize {
+        self.peers.load(Ordering::Relaxed).max(1)
+    }
+
+    /// Whether a backend is configured and not degraded.
+    pub(crate) fn in_use(&self) -> bool {
+        self.backend.is_some()
+            && self
+                .degraded
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .is_none()
+    }
+
+    /// Whether a backend is configured (degraded or not).
+    pub(crate) fn configured(&self) -> bool {
+        self.backend.is_some()
+    }
+
+    /// Run one operation on the backend within the deadline. `None` when there is no
+    /// backend or the operation failed (the store is then degraded, logged once).
+    pub(crate) async fn run<'a, T>(
+        &'a self,
+        op: impl FnOnce(&'a dyn Backend) -> StoreFuture<'a, T>,
+    ) -> Option<T> {
+        let backend = self.backend.as_deref()?;
+        let outcome = match tokio::time::timeout(OPERATION_DEADLINE, op(backend)).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(e)) => Err(e.0),
+            Err(_) => Err(format!(
+                "no answer within {} ms",
+                OPERATION_DEADLINE.as_millis()
+            )),
+        };
+        match outcome {
+            Ok(value) => {
+                self.recovered();
+                Some(value)
+            }
+            Err(why) => {
+                self.degrade(why);
+                None
+            }
+        }
+    }
+
+    fn degrade(&self, why: String) {
+        let mut degraded = self.degraded.lock().unwrap_or_else(PoisonError::into_inner);
+        if degraded.is_none() {
+            let backend = self.backend.as_deref();
+            tracing::warn!(
+                store = self.kind(),
+                location = backend.map(Backend::location).unwrap_or_default(),
+                error = %why,
+                peers = self.peers(),
+                "the shared store failed: answering from this process's cache and within \
+                 rate/{} of each budget until it is back",
+                self.peers()
+            );
+            *degraded = Some(format!("{} unreachable: {why}", self.kind()));
+        }
+    }
+
+    fn recovered(&self) {
+        let mut degraded = self.degraded.lock().unwrap_or_else(PoisonError::into_inner);
+        if degraded.take().is_some() {
+            tracing::warn!(store = self.kind(), "the shared store is back: using it again");
+        }
+    }
+
+    /// Start the heartbeat of `this` (once, from the first request, inside the runtime):
+    /// every few seconds, say this process is alive and read how many are. The task holds
+    /// only a weak handle, so it ends with the store.
+    pub(crate) fn beat_from(this: &Arc<Self>) {
+        if this.backend.is_none() || this.heartbeat.set(()).is_err() {
+            return;
+        }
+        let weak = Arc::downgrade(this);
+        tokio::spawn(async move {
+            loop {
+                let Some(shared) = weak.upgrade() else { return };
+                let member = shared.member.clone();
+                if let Some(alive) = shared
+                    .run(|b| b.heartbeat(&member, ALIVE_FOR))
+                    .await
+                {
+                    shared.peers.store(alive.max(1), Ordering::Relaxed);
+                }
+                drop(shared);
+                tokio::time::sleep(HEARTBEAT_EVERY).await;
+            }
+        });
+    }
+
+    /// Log once that an offline call found nothing stored (later ones only at debug).
+    pub(crate) fn note_offline_miss(&self, url: &str) {
+        if !self.warned_offline_miss.swap(true, Ordering::Relaxed) {
+            tracing::warn!(url, "offline: nothing stored for this request");
+        } else {
+            tracing::debug!(url, "offline: nothing stored for this request");
+        }
+    }
+}
+
+fn is_true(value: &str) -> bool {
+    matches!(
+        value.trim().to_ascii_lowercase().as_str(),
+        "1" | "true" | "yes" | "on"
+    )
+}
+
+/// The platform's cache directory for this program: `$XDG_CACHE_HOME` or `~/.cache` on
+/// Linux and other Unixes, `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows; with
+/// `lifesciences-mcp` inside. `None` when the environment names none (a test's).
+fn default_cache_dir(get: &impl Fn(&str) -> Option<String>) -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    let base = if cfg!(windows) {
+        get("LOCALAPPDATA").map(PathBuf::from)
+    } else if cfg!(target_os = "macos") {
+        get("HOME").map(|home| PathBuf::from(home).join("Library").join("Caches"))
+    } else {
+        get("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| get("HOME").map(|home| PathBuf::from(home).join(".cache")))
+    }?;
+    Some(base.join("lifesciences-mcp"))
+}
+
+/// The Redis backend for `url`. Connecting happens in the background: Redis is never
+/// needed to start.
+fn redis_backend(url: &str) -> Result<Arc<dyn Backend>, StoreError> {
+    Err(StoreError(format!(
+        "Redis is not supported by this build yet ({url})"
+    )))
+}
+
+/// The key an answer is stored under: a digest of the request's identity (method, URL,
+/// accepted type, body), so keys stay short whatever the body.
+pub(crate) fn answer_key(request: &str) -> String {
+    let digest = ring::digest::digest(&ring::digest::SHA256, request.as_bytes());
+    let mut key = String::with_capacity(64);
+    for byte in digest.as_ref() {
+        key.push_str(&format!("{byte:02x}"));
+    }
+    key
+}
+
+/// Milliseconds since the Unix epoch (0 before it).
+pub(crate) fn epoch_ms(at: SystemTime) -> i64 {
+    at.duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// The time `ms` milliseconds after the Unix epoch.
+pub(crate) fn from_epoch_ms(ms: i64) -> SystemTime {
+    SystemTime::UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |var| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == var)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
+    #[test]
+    fn no_cache_directory_keeps_everything_in_memory() {
+        assert_eq!(Shared::from_env(env(&[])).kind(), "memory");
+        assert_eq!(
+            Shared::from_env(env(&[("HOME", "/home/x"), (ENV_CACHE_DIR, "off")])).kind(),
+            "memory"
+        );
+    }
+
+    #[test]
+    fn the_default_directory_follows_the_platform_variables() {
+        let dir = default_cache_dir(&|var: &str| match var {
+            "HOME" => Some("/home/ada".to_owned()),
+            _ => None,
+        });
+        if cfg!(target_os = "linux") {
+            assert_eq!(dir, Some("/home/ada/.cache/lifesciences-mcp".into()));
+            let xdg = default_cache_dir(&|var: &str| match var {
+                "HOME" => Some("/home/ada".to_owned()),
+                "XDG_CACHE_HOME" => Some("/var/cache/ada".to_owned()),
+                _ => None,
+            });
+            assert_eq!(xdg, Some("/var/cache/ada/lifesciences-mcp".into()));
+        }
+    }
+
+    #[test]
+    fn answer_keys_are_sha256_digests() {
+        assert_eq!(
+            answer_key("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}
