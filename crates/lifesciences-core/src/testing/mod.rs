@@ -13,6 +13,8 @@
 //! - [`assert_fault_matrix`], every tool under every upstream fault of [`faults`];
 //! - [`TestServer`], a small complete server that core's own tests drive and that shows a
 //!   server crate's shape in one file.
+//! - [`RedisServer`](self::redis::RedisServer), a real `redis-server` on a Unix socket in
+//!   a fresh folder, for the shared store's Redis tests.
 #![expect(
     clippy::panic,
     clippy::expect_used,
@@ -28,6 +30,8 @@ mod fixtures;
 mod logs;
 mod mock;
 mod nulls;
+#[cfg(unix)]
+pub mod redis;
 mod server;
 mod strict;
 

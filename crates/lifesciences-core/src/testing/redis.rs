@@ -1,0 +1,154 @@
+//! A real Redis for tests: `redis-server` in a fresh folder, reached over a Unix socket
+//! only (no TCP port, so tests running at once never collide), nothing saved to disk.
+//!
+//! Tests of the shared store's Redis backend run against it rather than a fake, because
+//! what they check is Redis's own behaviour: the budget script's atomicity on Redis's
+//! clock, expiry, and what the connection does when the server dies and comes back.
+//!
+//! Without `redis-server` on `PATH` a test skips (it says so on stderr), except in CI
+//! (`CI=true`), where a missing server fails the run: `.ci/install-redis` installs it.
+
+use std::io::{Read as _, Write as _};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long a started server may take to answer `PING`.
+const READY_WITHIN: Duration = Duration::from_secs(5);
+
+/// One `redis-server` of a test, killed (and its folder removed) on drop.
+#[derive(Debug)]
+pub struct RedisServer {
+    program: PathBuf,
+    dir: PathBuf,
+    child: Option<Child>,
+}
+
+impl RedisServer {
+    /// A running server, or `None` (after a line on stderr saying the test is skipped)
+    /// when `redis-server` is not installed. In CI (`CI=true`) a missing server panics.
+    pub fn start() -> Option<Self> {
+        let mut server = Self::stopped()?;
+        server.restart();
+        Some(server)
+    }
+
+    /// A folder and a socket path for a server not started yet: for tests of what a
+    /// client does before Redis is up ([`restart`](Self::restart) starts it). `None` as
+    /// for [`start`](Self::start).
+    pub fn stopped() -> Option<Self> {
+        let Some(program) = find_on_path("redis-server") else {
+            if std::env::var("CI").is_ok_and(|ci| ci == "true") {
+                panic!(
+                    "redis-server is not on PATH, and CI must have it: the shared store's \
+                     Redis tests run against a real server (.ci/install-redis installs it)"
+                );
+            }
+            eprintln!("redis-server is not on PATH: skipping this test of the Redis store");
+            return None;
+        };
+        let dir = std::env::temp_dir().join(format!(
+            "lifesciences-redis-{}-{:016x}",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        std::fs::create_dir_all(&dir).expect("a folder for redis-server");
+        Some(Self {
+            program,
+            dir,
+            child: None,
+        })
+    }
+
+    /// The server's Unix socket.
+    pub fn socket(&self) -> PathBuf {
+        self.dir.join("redis.sock")
+    }
+
+    /// The URL a client connects with: `unix:///…/redis.sock`.
+    pub fn url(&self) -> String {
+        format!("unix://{}", self.socket().display())
+    }
+
+    /// Whether the server is running (started and not stopped).
+    pub fn is_running(&self) -> bool {
+        self.child.is_some()
+    }
+
+    /// Kill the server at once (SIGKILL, as a crash or an OOM kill would), if running.
+    /// Its socket file goes too, so a client sees the server gone rather than hanging.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        let _ = std::fs::remove_file(self.socket());
+    }
+
+    /// Start the server on the same socket (after stopping it if it runs), empty, and
+    /// wait until it answers `PING`.
+    pub fn restart(&mut self) {
+        self.stop();
+        let log = std::fs::File::create(self.dir.join("redis.log")).expect("redis-server's log");
+        let child = Command::new(&self.program)
+            .args(["--port", "0", "--unixsocket"])
+            .arg(self.socket())
+            .args([
+                "--unixsocketperm",
+                "700",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ])
+            .arg("--dir")
+            .arg(&self.dir)
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().expect("redis-server's log"))
+            .stderr(log)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", self.program.display()));
+        self.child = Some(child);
+        let started = Instant::now();
+        while !answers_ping(&self.socket()) {
+            if started.elapsed() > READY_WITHIN {
+                let log = std::fs::read_to_string(self.dir.join("redis.log")).unwrap_or_default();
+                self.stop();
+                panic!("redis-server did not answer PING within {READY_WITHIN:?}; its log:\n{log}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Folder of this server (its socket and log).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Whether a server on `socket` answers `PING` with `+PONG`.
+fn answers_ping(socket: &Path) -> bool {
+    let Ok(mut stream) = UnixStream::connect(socket) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    if stream.write_all(b"PING\r\n").is_err() {
+        return false;
+    }
+    let mut reply = [0_u8; 7];
+    stream.read_exact(&mut reply).is_ok() && &reply == b"+PONG\r\n"
+}
+
+fn find_on_path(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file())
+}
