@@ -23,6 +23,17 @@ pub const ENV_CACHE_TTL_SECS: &str = "LIFESCIENCES_CACHE_TTL_SECS";
 /// Environment variable: a PEM file of root certificates trusted for every upstream, in
 /// addition to the platform's (a network that intercepts TLS).
 pub const ENV_CA_FILE: &str = "LIFESCIENCES_CA_FILE";
+/// `LIFESCIENCES_CACHE_DIR`: where the embedded store lives; `off` keeps everything in
+/// the process.
+pub const ENV_CACHE_DIR: &str = "LIFESCIENCES_CACHE_DIR";
+/// `LIFESCIENCES_REDIS_URL`: the Redis a fleet shares (`redis://host:port`,
+/// `rediss://…`, `unix:///path/redis.sock`); wins over the embedded store.
+pub const ENV_REDIS_URL: &str = "LIFESCIENCES_REDIS_URL";
+/// `LIFESCIENCES_OFFLINE`: `1` answers from the store only, whatever an entry's age.
+pub const ENV_OFFLINE: &str = "LIFESCIENCES_OFFLINE";
+/// `LIFESCIENCES_CACHE_MAX_MB`: the most the embedded store keeps, in MB.
+pub const ENV_CACHE_MAX_MB: &str = "LIFESCIENCES_CACHE_MAX_MB";
+
 /// The proxy variables, read as curl reads them: upper case first, then lower case; the
 /// scheme's own variable first, then `ALL_PROXY`.
 pub const PROXY_VARIABLES: [&str; 8] = [
@@ -475,9 +486,39 @@ pub const GLOBAL_VARIABLES: &[(&str, &str, &str)] = &[
         "how long successful responses are cached, in seconds; `0` disables the cache",
     ),
     (
+        ENV_CACHE_DIR,
+        "the platform's cache folder (`~/.cache/lifesciences-mcp` on Linux)",
+        "where the store every process of this user shares lives (answers kept across restarts, one politeness budget per upstream); `off` keeps both in this process",
+    ),
+    (
+        ENV_CACHE_MAX_MB,
+        "256",
+        "the most that store keeps, in MB; the oldest answers go first",
+    ),
+    (
+        ENV_REDIS_URL,
+        "unset",
+        "a Redis shared by every replica of a fleet (`redis://host:6379`, `unix:///run/redis.sock`), in place of the store file; Redis down never fails a call",
+    ),
+    (
+        ENV_OFFLINE,
+        "unset",
+        "`1`: answer only from the store, whatever an answer's age, and never ask an upstream",
+    ),
+    (
         ENV_CA_FILE,
         "unset",
         "a PEM file of root certificates to trust for every upstream besides the system's, for a network that inspects TLS; a file that cannot be read or holds no certificate stops the server at start",
+    ),
+    (
+        "LIFESCIENCES_ALLOW_HOSTS",
+        "unset",
+        "HTTP mode: more `Host` values to accept (and browser pages from them), comma-separated, besides the loopback names and any `--allow-host`",
+    ),
+    (
+        "LIFESCIENCES_STATELESS",
+        "unset",
+        "HTTP mode: `1` serves every request on its own, without sessions, so any replica behind a load balancer can answer it (as `--stateless`)",
     ),
     (
         "<SOURCE>_RATE_LIMIT",

@@ -55,6 +55,9 @@ pub enum UpstreamFailure {
     /// The upstream redirected to a place this server does not follow: another host, or
     /// too many hops.
     Redirect { detail: String },
+    /// Not asked: the server runs offline (`LIFESCIENCES_OFFLINE=1`) and its store holds
+    /// no answer to this request.
+    Offline,
 }
 
 impl UpstreamFailure {
@@ -88,7 +91,9 @@ impl UpstreamFailure {
         match self {
             Self::Status { status, .. } => matches!(status, 429 | 500 | 502 | 503 | 504),
             Self::Timeout { .. } | Self::Connect { .. } | Self::Transport { .. } => true,
-            Self::TooLarge { .. } | Self::Decode { .. } | Self::Redirect { .. } => false,
+            Self::TooLarge { .. } | Self::Decode { .. } | Self::Redirect { .. } | Self::Offline => {
+                false
+            }
         }
     }
 
@@ -102,6 +107,7 @@ impl UpstreamFailure {
             Self::TooLarge { limit } => format!("a body over {} bytes", limit),
             Self::Decode { .. } => "an unreadable body".to_owned(),
             Self::Redirect { .. } => "a redirect elsewhere".to_owned(),
+            Self::Offline => "offline, not stored".to_owned(),
         }
     }
 
@@ -447,6 +453,16 @@ fn describe_upstream(upstream: &str, failure: &UpstreamFailure, attempts: u32) -
                 limit / (1024 * 1024)
             ),
             "Narrow the request (a smaller limit, page size or region) and call again.".to_owned(),
+        ),
+        UpstreamFailure::Offline => (
+            format!(
+                "This server runs offline (LIFESCIENCES_OFFLINE=1) and has no stored answer \
+                 from {upstream} to this request: it was never asked while online, or the \
+                 store dropped it to stay within its size."
+            ),
+            "Ask what was asked before while online (the same arguments), or ask the user to \
+             unset LIFESCIENCES_OFFLINE when the network is back."
+                .to_owned(),
         ),
         UpstreamFailure::Redirect { detail } => (
             format!(

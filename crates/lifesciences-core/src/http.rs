@@ -14,6 +14,7 @@ mod body;
 mod coalesce;
 mod release;
 mod retry;
+mod shared;
 mod window;
 
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -31,7 +32,7 @@ use crate::config::{Network, Proxies, SourceConfig};
 use crate::error::{ApiError, UpstreamFailure};
 use crate::notify::{Level, notify};
 use crate::provenance::{self, ReleaseSource};
-use crate::store::Shared;
+use crate::store::{self, Shared};
 use coalesce::Coalescer;
 
 const JSON: &str = "application/json";
@@ -58,6 +59,30 @@ struct Prepared {
 struct Fetched {
     body: Bytes,
     retrieved_at: SystemTime,
+    /// Until when it may be served from a cache.
+    fresh_until: SystemTime,
+    /// Where this process got it.
+    origin: provenance::Origin,
+}
+
+/// The in-process cache keeps an answer until it is no longer fresh (an answer from the
+/// store may have little time left).
+struct UntilStale;
+
+impl moka::Expiry<Arc<str>, Fetched> for UntilStale {
+    fn expire_after_create(
+        &self,
+        _key: &Arc<str>,
+        fetched: &Fetched,
+        _created_at: std::time::Instant,
+    ) -> Option<Duration> {
+        Some(
+            fetched
+                .fresh_until
+                .duration_since(SystemTime::now())
+                .unwrap_or(Duration::ZERO),
+        )
+    }
 }
 
 /// A source-wide pause the upstream asked for.
@@ -75,7 +100,8 @@ struct Inner {
     /// Built on first use: setting up TLS (loading the platform's root certificates)
     /// costs milliseconds per source, and `initialize` must not wait for it.
     client: OnceLock<Result<reqwest::Client, String>>,
-    limiter: window::SlidingWindow,
+    /// The politeness budget: this process's window, and the store's when there is one.
+    budget: shared::Budget,
     permits: Semaphore,
     cache: Option<moka::future::Cache<Arc<str>, Fetched>>,
     inflight: Coalescer<Fetched>,
@@ -120,23 +146,36 @@ impl HttpClient {
     /// [`new`](Self::new) with the store this process shares with others (see
     /// [`crate::store`]): answers and the budget of the source's host live there too.
     pub fn with_store(config: SourceConfig, store: Arc<Shared>) -> Self {
-        let limiter = window::SlidingWindow::new(config.rate_per_second);
         let cache = (!config.cache_ttl.is_zero()).then(|| {
             moka::future::Cache::builder()
                 .max_capacity(config.cache_max_bytes)
                 .weigher(|key: &Arc<str>, fetched: &Fetched| {
                     u32::try_from(key.len() + fetched.body.len()).unwrap_or(u32::MAX)
                 })
-                .time_to_live(config.cache_ttl)
+                .expire_after(UntilStale)
                 .build()
         });
         let base = config.base_url.as_str().trim_end_matches('/').to_owned();
+        // One budget per upstream (host, port and base path): a test's mock never shares
+        // the real service's. A request in flight longer than the timeout has failed.
+        let budget_key = format!(
+            "{}:{}{}",
+            config.base_url.host_str().unwrap_or_default(),
+            config.base_url.port_or_known_default().unwrap_or_default(),
+            config.base_url.path().trim_end_matches('/')
+        );
+        let budget = shared::Budget::new(
+            config.rate_per_second,
+            budget_key,
+            config.timeout + Duration::from_secs(5),
+            Arc::clone(&store),
+        );
         Self {
             inner: Arc::new(Inner {
                 permits: Semaphore::new(config.max_concurrent.max(1)),
                 base,
                 client: OnceLock::new(),
-                limiter,
+                budget,
                 cache,
                 inflight: Coalescer::default(),
                 release: release::Release::default(),
@@ -272,9 +311,7 @@ impl HttpClient {
                     error = %detail,
                     "unexpected upstream body"
                 );
-                if let Some(cache) = &self.inner.cache {
-                    cache.invalidate(&key).await;
-                }
+                self.forget(&key).await;
                 Err(ApiError::Upstream {
                     upstream: self.inner.config.name().to_owned(),
                     failure: UpstreamFailure::Decode {
@@ -347,9 +384,7 @@ impl HttpClient {
                     "undecodable upstream response"
                 );
                 // Do not keep serving a body we cannot read.
-                if let Some(cache) = &self.inner.cache {
-                    cache.invalidate(&key).await;
-                }
+                self.forget(&key).await;
                 Err(ApiError::Upstream {
                     upstream: self.inner.config.name().to_owned(),
                     failure: UpstreamFailure::Decode { path, detail },
@@ -359,39 +394,129 @@ impl HttpClient {
         }
     }
 
-    /// Cache, then coalesce, then fetch with retries; the answer is recorded for the
-    /// provenance of the tool call it serves.
+    /// Cache, then the store, then coalesce (in this process, then across replicas), then
+    /// fetch with retries; the answer is recorded for the provenance of the tool call it
+    /// serves. Offline, nothing is fetched: an answer the store does not hold is an error.
     async fn execute(&self, prepared: Prepared) -> Result<Bytes, ApiError> {
         let slot = self.asking(&prepared);
-        if prepared.cacheable
-            && let Some(cache) = &self.inner.cache
-            && let Some(hit) = cache.get(&prepared.key).await
-        {
-            tracing::debug!(source = %self.inner.config.name(), url = %prepared.url, "cache hit");
-            provenance::answered(slot, hit.retrieved_at, true);
+        let store = &self.inner.store;
+        store::Shared::beat_from(store);
+        let caching = prepared.cacheable && self.inner.cache.is_some();
+        if caching && let Some(hit) = self.cached(&prepared).await {
+            let origin = if store.offline() {
+                provenance::Origin::Offline
+            } else {
+                hit.origin
+            };
+            provenance::answered(slot, hit.retrieved_at, origin);
             return Ok(hit.body);
+        }
+        if store.offline() {
+            store.note_offline_miss(prepared.url.as_str());
+            return Err(ApiError::Upstream {
+                upstream: self.inner.config.name().to_owned(),
+                failure: UpstreamFailure::Offline,
+                attempts: 0,
+            });
         }
         let key = prepared.key.clone();
         let this = self.clone();
         let request = prepared.clone();
-        let shared = self.inner.inflight.join_or_start(key, move || {
-            async move {
-                let result = this.fetch_with_retries(&request).await.map(|body| Fetched {
-                    body,
-                    retrieved_at: SystemTime::now(),
-                });
-                if let (Ok(fetched), true, Some(cache)) =
-                    (&result, request.cacheable, &this.inner.cache)
-                {
-                    cache.insert(request.key.clone(), fetched.clone()).await;
-                }
-                result
-            }
-            .boxed()
-        });
+        let shared = self
+            .inner
+            .inflight
+            .join_or_start(key, move || this.fetch_and_keep(request, caching).boxed());
         let fetched = shared.await?;
-        provenance::answered(slot, fetched.retrieved_at, false);
+        provenance::answered(slot, fetched.retrieved_at, fetched.origin);
         Ok(fetched.body)
+    }
+
+    /// The answer this process's cache holds, or else the store (kept in this process's
+    /// cache from then on).
+    async fn cached(&self, prepared: &Prepared) -> Option<Fetched> {
+        let cache = self.inner.cache.as_ref()?;
+        if let Some(mut hit) = cache.get(&prepared.key).await {
+            tracing::debug!(source = %self.inner.config.name(), url = %prepared.url, "cache hit");
+            hit.origin = provenance::Origin::Cache;
+            return Some(hit);
+        }
+        let store = &self.inner.store;
+        if !store.configured() {
+            return None;
+        }
+        let stored = shared::lookup(store, &store::answer_key(&prepared.key)).await?;
+        tracing::debug!(source = %self.inner.config.name(), url = %prepared.url, "store hit");
+        let fresh = stored.fresh_until > SystemTime::now();
+        let hit = Fetched {
+            body: stored.body,
+            retrieved_at: stored.retrieved_at,
+            fresh_until: stored.fresh_until,
+            origin: provenance::Origin::Cache,
+        };
+        if fresh {
+            cache.insert(prepared.key.clone(), hit.clone()).await;
+        }
+        Some(hit)
+    }
+
+    /// Fetch with retries, unless another replica is fetching the same answer (then wait
+    /// for it); keep a success in the cache and the store.
+    async fn fetch_and_keep(self, request: Prepared, caching: bool) -> Result<Fetched, ApiError> {
+        let store = &self.inner.store;
+        let shared_key = (caching && store.in_use()).then(|| store::answer_key(&request.key));
+        let mut locked = false;
+        if let Some(key) = &shared_key {
+            let hold = self.inner.config.timeout + Duration::from_secs(5);
+            match shared::lead_or_wait(store, key, hold, self.inner.config.timeout).await {
+                shared::Lead::Fetched(stored) => {
+                    return Ok(Fetched {
+                        body: stored.body,
+                        retrieved_at: stored.retrieved_at,
+                        fresh_until: stored.fresh_until,
+                        origin: provenance::Origin::Cache,
+                    });
+                }
+                shared::Lead::Fetch { locked: got } => locked = got,
+            }
+        }
+        let result = self.fetch_with_retries(&request).await.map(|body| {
+            let now = SystemTime::now();
+            Fetched {
+                body,
+                retrieved_at: now,
+                fresh_until: now + self.inner.config.cache_ttl,
+                origin: provenance::Origin::Upstream,
+            }
+        });
+        if let (Ok(fetched), true, Some(cache)) = (&result, caching, &self.inner.cache) {
+            cache.insert(request.key.clone(), fetched.clone()).await;
+        }
+        if let Some(key) = &shared_key {
+            if let Ok(fetched) = &result {
+                let stored = store::Stored {
+                    body: fetched.body.clone(),
+                    retrieved_at: fetched.retrieved_at,
+                    fresh_until: fetched.fresh_until,
+                };
+                shared::keep(store, key, &stored).await;
+            }
+            if locked {
+                shared::unlock(store, key).await;
+            }
+        }
+        result
+    }
+
+    /// Stop serving the answer under `key` (it turned out unreadable), here and in the
+    /// store.
+    async fn forget(&self, key: &str) {
+        if let Some(cache) = &self.inner.cache {
+            cache.invalidate(key).await;
+        }
+        let store = &self.inner.store;
+        if store.configured() {
+            shared::forget(store, &store::answer_key(key)).await;
+        }
     }
 
     /// Tell the current tool call's provenance that it asks this request.
@@ -502,14 +627,26 @@ impl HttpClient {
             .acquire()
             .await
             .map_err(|_| "the client is shutting down".to_owned())?;
-        self.wait_for_rate_permit().await;
-        let response = client
+        let permit = self
+            .inner
+            .budget
+            .permit(Duration::ZERO)
+            .await
+            .map_err(|failure| {
+                format!(
+                    "not sent: the upstream asked to wait ({})",
+                    failure.summary()
+                )
+            })?;
+        let sent = client
             .get(url.clone())
             .timeout(config.timeout)
             .header(ACCEPT, JSON)
             .send()
-            .await
-            .map_err(|e| probe_failure(&e, url, config.timeout, &config.network.proxies))?;
+            .await;
+        drop(permit);
+        let response =
+            sent.map_err(|e| probe_failure(&e, url, config.timeout, &config.network.proxies))?;
         let status = response.status();
         if status.is_success() {
             Ok(status.as_u16())
@@ -536,7 +673,7 @@ impl HttpClient {
                 detail: "the client is shutting down".into(),
             })?;
         self.wait_out_pause().await?;
-        self.wait_for_rate_permit().await;
+        let permit = self.inner.budget.permit(config.retry.max_delay).await?;
 
         let started = std::time::Instant::now();
         let mut request = client
@@ -548,7 +685,10 @@ impl HttpClient {
                 .header(CONTENT_TYPE, *content_type)
                 .body(body.clone());
         }
-        let response = request.send().await.map_err(|e| {
+        let sent = request.send().await;
+        // The answer is back (or the request failed): it counts one more window from now.
+        drop(permit);
+        let response = sent.map_err(|e| {
             let failure = UpstreamFailure::from_reqwest(&e, config.timeout);
             tracing::debug!(source = %config.name(), url = %prepared.url, ?failure, "request failed");
             failure
@@ -588,6 +728,7 @@ impl HttpClient {
             .unwrap_or_else(PoisonError::into_inner);
         if paused.is_none_or(|current| current.until < until) {
             *paused = Some(Pause { until, status });
+            self.inner.budget.pause_everyone(status, wait);
             tracing::info!(
                 source = %self.inner.config.name(),
                 wait_secs = wait.as_secs_f64(),
@@ -630,10 +771,6 @@ impl HttpClient {
         }
         tokio::time::sleep(left).await;
         Ok(())
-    }
-
-    async fn wait_for_rate_permit(&self) {
-        self.inner.limiter.acquire().await;
     }
 }
 

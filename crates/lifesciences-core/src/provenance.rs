@@ -41,7 +41,7 @@ struct Record {
     request: String,
     /// When the upstream sent the answer, and whether the cache served it; `None` until
     /// an answer is read (a request that failed is never named).
-    answer: Option<(SystemTime, bool)>,
+    answer: Option<(SystemTime, Origin)>,
 }
 
 /// The upstream requests one tool call made, in the order it made them (so requests sent
@@ -101,7 +101,18 @@ pub(crate) fn asking(
 
 /// The request at `slot` was answered: when the upstream sent the answer, and whether
 /// the cache served it. The first answer read stands.
-pub(crate) fn answered(slot: Option<Slot>, retrieved_at: SystemTime, cached: bool) {
+/// Where an answer a call read came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// The upstream, for this call (or an identical one in flight).
+    Upstream,
+    /// A cache: this process's, or the store it shares with others.
+    Cache,
+    /// The store, without asking the upstream whatever the answer's age (offline mode).
+    Offline,
+}
+
+pub(crate) fn answered(slot: Option<Slot>, retrieved_at: SystemTime, origin: Origin) {
     let Some(Slot(at)) = slot else {
         return;
     };
@@ -110,7 +121,7 @@ pub(crate) fn answered(slot: Option<Slot>, retrieved_at: SystemTime, cached: boo
         if let Some(record) = records.get_mut(at)
             && record.answer.is_none()
         {
-            record.answer = Some((retrieved_at, cached));
+            record.answer = Some((retrieved_at, origin));
         }
     });
 }
@@ -142,14 +153,14 @@ impl Recorder {
     /// [`ReleaseSource`]).
     pub(crate) async fn provenance(&self) -> Provenance {
         // Source by source, in the order each was first asked; answered requests only.
-        let groups: Vec<Vec<(Record, SystemTime, bool)>> = {
+        let groups: Vec<Vec<(Record, SystemTime, Origin)>> = {
             let records = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-            let mut groups: Vec<Vec<(Record, SystemTime, bool)>> = Vec::new();
+            let mut groups: Vec<Vec<(Record, SystemTime, Origin)>> = Vec::new();
             for record in records.iter() {
-                let Some((at, cached)) = record.answer else {
+                let Some((at, origin)) = record.answer else {
                     continue;
                 };
-                let record = (record.clone(), at, cached);
+                let record = (record.clone(), at, origin);
                 match groups.iter_mut().find(|g| g[0].0.source == record.0.source) {
                     Some(group) => group.push(record),
                     None => groups.push(vec![record]),
@@ -173,7 +184,12 @@ impl Recorder {
                         .min()
                         .unwrap_or_else(SystemTime::now),
                 ),
-                cached: group.iter().any(|(_, _, cached)| *cached),
+                cached: group
+                    .iter()
+                    .any(|(_, _, origin)| *origin != Origin::Upstream),
+                offline: group
+                    .iter()
+                    .any(|(_, _, origin)| *origin == Origin::Offline),
                 requests: group.into_iter().map(|(r, ..)| r.request).collect(),
             })
             .collect();
@@ -209,6 +225,12 @@ pub struct SourceProvenance {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     #[schemars(default)]
     pub cached: bool,
+    /// True when this server runs offline (`LIFESCIENCES_OFFLINE=1`) and answered from
+    /// its store without asking the upstream, however old the answer (see
+    /// `retrieved_at`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(default)]
+    pub offline: bool,
 }
 
 impl Provenance {
@@ -224,7 +246,11 @@ impl Provenance {
                     .as_deref()
                     .map(|r| format!(" release {r}"))
                     .unwrap_or_default();
-                let cached = if s.cached { ", from the cache" } else { "" };
+                let cached = match (s.offline, s.cached) {
+                    (true, _) => ", offline, from the store",
+                    (false, true) => ", from the cache",
+                    (false, false) => "",
+                };
                 format!(
                     "{}{release}, retrieved {}{cached}: {}",
                     s.database,
@@ -323,12 +349,12 @@ mod tests {
             // Asked, never answered (it failed): not named.
             let _failed = asking("Ensembl", release, || "https://e/gone".into());
             // Answered in another order than asked; a from the cache, first sent at t0.
-            answered(b, later, false);
-            answered(chembl, later, false);
-            answered(a, t0, true);
+            answered(b, later, Origin::Upstream);
+            answered(chembl, later, Origin::Upstream);
+            answered(a, t0, Origin::Cache);
             // Asked and read again in the same call: the first read stands.
             let again = asking("Ensembl", release, || "https://e/a".into());
-            answered(again, later, false);
+            answered(again, later, Origin::Upstream);
         })
         .await;
         let provenance = recorder.provenance().await;
@@ -352,7 +378,7 @@ mod tests {
             || unreachable!("not built outside a call"),
         );
         assert!(slot.is_none());
-        answered(slot, SystemTime::now(), false);
+        answered(slot, SystemTime::now(), Origin::Upstream);
     }
 
     #[test]
@@ -364,6 +390,7 @@ mod tests {
                 requests: vec!["https://s/api/json/network".into()],
                 retrieved_at: "2025-11-26T10:40:00Z".into(),
                 cached: false,
+                offline: false,
             }],
         };
         let mut ok = CallToolResult::structured(serde_json::json!({"a": 1}));

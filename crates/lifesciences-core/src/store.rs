@@ -27,16 +27,7 @@ use std::time::{Duration, SystemTime};
 use bytes::Bytes;
 use futures::future::BoxFuture;
 
-/// `LIFESCIENCES_CACHE_DIR`: where the embedded store lives; `off` keeps everything in
-/// the process.
-pub const ENV_CACHE_DIR: &str = "LIFESCIENCES_CACHE_DIR";
-/// `LIFESCIENCES_REDIS_URL`: the Redis a fleet shares (`redis://host:port`,
-/// `rediss://…`, `unix:///path/redis.sock`); wins over the embedded store.
-pub const ENV_REDIS_URL: &str = "LIFESCIENCES_REDIS_URL";
-/// `LIFESCIENCES_OFFLINE`: `1` answers from the store only, whatever an entry's age.
-pub const ENV_OFFLINE: &str = "LIFESCIENCES_OFFLINE";
-/// `LIFESCIENCES_CACHE_MAX_MB`: the most the embedded store keeps, in MB.
-pub const ENV_CACHE_MAX_MB: &str = "LIFESCIENCES_CACHE_MAX_MB";
+pub use crate::config::{ENV_CACHE_DIR, ENV_CACHE_MAX_MB, ENV_OFFLINE, ENV_REDIS_URL};
 
 /// The file name of the embedded store inside the cache directory. The `v1` is the
 /// layout of its tables: a new layout takes a new file rather than misreading an old one.
@@ -106,6 +97,8 @@ pub(crate) trait Backend: Send + Sync + 'static {
     fn get<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<Stored>>;
     /// Keep `stored` under `key`.
     fn put<'a>(&'a self, key: &'a str, stored: &'a Stored) -> StoreFuture<'a, ()>;
+    /// Drop what is kept under `key` (an answer that turned out unreadable).
+    fn forget<'a>(&'a self, key: &'a str) -> StoreFuture<'a, ()>;
     /// Ask for a permit to send one request to `host` under `rule`: first any pause of
     /// that host, then the sliding window.
     fn permit<'a>(&'a self, host: &'a str, rule: Rule) -> StoreFuture<'a, Permit>;
@@ -228,6 +221,14 @@ impl Shared {
         }
     }
 
+    /// A store on `backend` that has seen `peers` processes alive (tests of what uses it).
+    #[cfg(test)]
+    pub(crate) fn on(backend: Arc<dyn Backend>, peers: usize) -> Self {
+        let shared = Self::with_backend(Some(backend), false);
+        shared.peers.store(peers, Ordering::Relaxed);
+        shared
+    }
+
     /// `memory`, `sqlite` or `redis`.
     pub fn kind(&self) -> &'static str {
         self.backend.as_ref().map_or("memory", |b| b.kind())
@@ -299,6 +300,18 @@ impl Shared {
         }
     }
 
+    /// [`run`](Self::run), unless the store is degraded: then `None` at once, so a store
+    /// that hangs costs calls nothing; the heartbeat finds out when it is back.
+    pub(crate) async fn run_if_up<'a, T>(
+        &'a self,
+        op: impl FnOnce(&'a dyn Backend) -> StoreFuture<'a, T>,
+    ) -> Option<T> {
+        if !self.in_use() {
+            return None;
+        }
+        self.run(op).await
+    }
+
     fn degrade(&self, why: String) {
         let mut degraded = self.degraded.lock().unwrap_or_else(PoisonError::into_inner);
         if degraded.is_none() {
@@ -319,7 +332,10 @@ impl Shared {
     fn recovered(&self) {
         let mut degraded = self.degraded.lock().unwrap_or_else(PoisonError::into_inner);
         if degraded.take().is_some() {
-            tracing::warn!(store = self.kind(), "the shared store is back: using it again");
+            tracing::warn!(
+                store = self.kind(),
+                "the shared store is back: using it again"
+            );
         }
     }
 
@@ -335,10 +351,7 @@ impl Shared {
             loop {
                 let Some(shared) = weak.upgrade() else { return };
                 let member = shared.member.clone();
-                if let Some(alive) = shared
-                    .run(|b| b.heartbeat(&member, ALIVE_FOR))
-                    .await
-                {
+                if let Some(alive) = shared.run(|b| b.heartbeat(&member, ALIVE_FOR)).await {
                     shared.peers.store(alive.max(1), Ordering::Relaxed);
                 }
                 drop(shared);

@@ -174,6 +174,15 @@ impl Backend for SqliteBackend {
         })
     }
 
+    fn forget<'a>(&'a self, key: &'a str) -> StoreFuture<'a, ()> {
+        let key = key.to_owned();
+        self.blocking(move |c| {
+            c.prepare_cached("DELETE FROM answers WHERE key = ?1")?
+                .execute(params![key])?;
+            Ok(())
+        })
+    }
+
     fn permit<'a>(&'a self, host: &'a str, rule: Rule) -> StoreFuture<'a, Permit> {
         let host = host.to_owned();
         self.blocking(move |c| {
@@ -347,14 +356,18 @@ mod tests {
     async fn an_answer_kept_by_one_connection_is_read_by_another() {
         let dir = temp_dir("answers");
         let (a, b) = (open(&dir), open(&dir));
+        // Times are kept to the millisecond.
+        let now = from_epoch_ms(epoch_ms(SystemTime::now()));
         let stored = Stored {
             body: bytes::Bytes::from_static(b"{\"x\":1}"),
-            retrieved_at: from_epoch_ms(1_700_000_000_123),
-            fresh_until: from_epoch_ms(1_700_000_360_123),
+            retrieved_at: now,
+            fresh_until: now + Duration::from_secs(3600),
         };
         a.put("k", &stored).await.unwrap();
         assert_eq!(b.get("k").await.unwrap(), Some(stored));
         assert_eq!(b.get("other").await.unwrap(), None);
+        b.forget("k").await.unwrap();
+        assert_eq!(a.get("k").await.unwrap(), None);
     }
 
     #[tokio::test]
@@ -444,15 +457,24 @@ mod tests {
             store.put(&format!("k{i:03}"), &stored).await.unwrap();
         }
         assert_eq!(store.get("k000").await.unwrap(), None, "the oldest went");
-        assert!(store.get(&format!("k{TRIM_EVERY:03}")).await.unwrap().is_some());
+        assert!(
+            store
+                .get(&format!("k{TRIM_EVERY:03}"))
+                .await
+                .unwrap()
+                .is_some()
+        );
     }
 
     #[test]
     fn a_file_that_is_not_a_store_is_refused() {
         let dir = temp_dir("broken");
         let path = dir.join("store.sqlite3");
-        std::fs::write(&path, b"this is not a database, just some text of some length....")
-            .unwrap();
+        std::fs::write(
+            &path,
+            b"this is not a database, just some text of some length....",
+        )
+        .unwrap();
         assert!(SqliteBackend::open(&path, 1_000).is_err());
     }
 }

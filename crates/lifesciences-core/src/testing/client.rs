@@ -88,7 +88,7 @@ impl McpTestClient {
     /// and connect to it over its stdin/stdout, as an MCP client application would.
     /// The child's logs go to stderr at `error` level unless `env` sets `RUST_LOG`.
     pub async fn spawn_binary(program: &str, env: &[(&str, &str)]) -> Self {
-        let mut command = tokio::process::Command::new(program);
+        let mut command = binary_command(program);
         command.env("RUST_LOG", "error");
         for (key, value) in env {
             command.env(key, value);
@@ -327,7 +327,7 @@ pub async fn assert_binary_speaks_mcp_with_stderr<S: McpServer>(
     env: &[(&str, &str)],
 ) -> String {
     use tokio::io::AsyncReadExt as _;
-    let mut command = tokio::process::Command::new(program);
+    let mut command = binary_command(program);
     command.env_remove("RUST_LOG");
     for (key, value) in env {
         command.env(key, value);
@@ -370,7 +370,7 @@ pub async fn assert_binary_speaks_mcp_with_stderr<S: McpServer>(
 /// Run `<program> check` with `env` and return its exit code and what it printed on
 /// stdout. Point every upstream variable at a mock: nothing here may reach the network.
 pub async fn run_check(program: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
-    let mut command = tokio::process::Command::new(program);
+    let mut command = binary_command(program);
     command.arg("check").env("RUST_LOG", "error");
     for (key, value) in env {
         command.env(key, value);
@@ -390,7 +390,7 @@ pub async fn run_check(program: &str, env: &[(&str, &str)]) -> (Option<i32>, Str
 #[cfg(unix)]
 pub async fn assert_stops_on_sigterm(program: &str, env: &[(&str, &str)]) {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
-    let mut command = tokio::process::Command::new(program);
+    let mut command = binary_command(program);
     command
         .env("RUST_LOG", "error")
         .stdin(std::process::Stdio::piped())
@@ -438,4 +438,21 @@ fn assert_text_mirrors(result: &CallToolResult, structured: &Value) {
         &parsed, structured,
         "text content mirrors structured content"
     );
+}
+
+/// A command starting `program` as the tests start server binaries: with no shared store
+/// (`LIFESCIENCES_CACHE_DIR=off`), so one test's answers never reach another test, nor the
+/// cache folder of whoever runs the tests. A test that wants the store sets the folder.
+pub(crate) fn binary_command(program: &str) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(program);
+    command.env(crate::config::ENV_CACHE_DIR, "off");
+    // A test that leaves the folder unset (as a placeholder, say) gets the default one
+    // under this, not under the home folder of whoever runs the tests.
+    command.env(
+        "XDG_CACHE_HOME",
+        std::env::temp_dir().join("lifesciences-mcp-tests-cache"),
+    );
+    command.env_remove(crate::config::ENV_REDIS_URL);
+    command.env_remove(crate::config::ENV_OFFLINE);
+    command
 }

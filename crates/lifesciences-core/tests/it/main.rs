@@ -12,5 +12,6 @@ mod faults;
 mod http;
 mod logging;
 mod network;
+mod store;
 mod tools;
 mod transport;

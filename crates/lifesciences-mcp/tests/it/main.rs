@@ -11,6 +11,7 @@ mod map_ids;
 mod provenance;
 mod regions;
 mod server;
+mod store;
 
 use lifesciences_core::McpServer;
 use lifesciences_core::testing::{Fixtures, McpTestClient, mock_env, mock_upstream};
