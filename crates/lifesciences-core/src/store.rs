@@ -18,6 +18,7 @@
 //! rate/N (N the processes or replicas last seen alive), and the next operation that
 //! succeeds ends the degraded state.
 
+mod redis;
 mod sqlite;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -398,9 +399,7 @@ fn default_cache_dir(get: &impl Fn(&str) -> Option<String>) -> Option<std::path:
 /// The Redis backend for `url`. Connecting happens in the background: Redis is never
 /// needed to start.
 fn redis_backend(url: &str) -> Result<Arc<dyn Backend>, StoreError> {
-    Err(StoreError(format!(
-        "Redis is not supported by this build yet ({url})"
-    )))
+    Ok(Arc::new(self::redis::RedisBackend::open(url)?))
 }
 
 /// The key an answer is stored under: a digest of the request's identity (method, URL,
