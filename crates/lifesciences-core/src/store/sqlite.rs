@@ -157,8 +157,7 @@ impl Backend for SqliteBackend {
         let trim = self
             .writes
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            % TRIM_EVERY
-            == 0;
+            .is_multiple_of(TRIM_EVERY);
         let max_bytes = i64::try_from(self.max_bytes).unwrap_or(i64::MAX);
         self.blocking(move |c| {
             let size = i64::try_from(key.len() + body.len()).unwrap_or(i64::MAX);
