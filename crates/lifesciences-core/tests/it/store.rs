@@ -253,3 +253,95 @@ async fn a_store_file_that_cannot_be_read_leaves_the_process_in_memory() {
     let shared = Shared::from_env(move |var| (var == ENV_CACHE_DIR).then(|| path.clone()));
     assert_eq!(shared.kind(), "memory");
 }
+
+// ---------------------------------------------------------------------------------------
+// Redis: replicas of a fleet (a real redis-server on a Unix socket)
+
+/// One "replica": its own connection to the Redis at `url`.
+fn replica(config: &SourceConfig, url: &str) -> HttpClient {
+    let url = url.to_owned();
+    let shared = Shared::from_env(move |var| {
+        (var == lifesciences_core::store::ENV_REDIS_URL).then(|| url.clone())
+    });
+    assert_eq!(shared.kind(), "redis");
+    HttpClient::with_store(config.clone(), Arc::new(shared))
+}
+
+#[tokio::test]
+async fn replicas_share_answers_and_one_budget_through_redis() {
+    let Some(redis) = lifesciences_core::testing::redis::RedisServer::start() else {
+        return;
+    };
+    let server = mock_upstream().await;
+    let responder = Recording::new(
+        ResponseTemplate::new(200)
+            .set_body_json(json!({"ok": true}))
+            .set_delay(Duration::from_millis(20)),
+    );
+    Mock::given(method("GET"))
+        .respond_with(responder.clone())
+        .mount(&server)
+        .await;
+    let config = mock_source("Fleet", &server.uri())
+        .with_rate(3.0)
+        .with_max_concurrent(10);
+    let replicas: Vec<HttpClient> = (0..3).map(|_| replica(&config, &redis.url())).collect();
+    let calls = (0..9).map(|i| {
+        let c = replicas[i % 3].clone();
+        async move { get(&c, &format!("item/{i}")).await }
+    });
+    for answer in join_all(calls).await {
+        answer.unwrap();
+    }
+    assert!(
+        responder.busiest_second() <= 3,
+        "{} requests within one second at 3/s across three replicas",
+        responder.busiest_second()
+    );
+    // Asked on one replica, answered by the others with no request.
+    for c in &replicas[1..] {
+        get(c, "item/0").await.unwrap();
+    }
+    assert_eq!(responder.count(), 9);
+}
+
+#[tokio::test]
+async fn with_redis_killed_mid_run_no_call_fails_and_the_replica_says_degraded() {
+    let Some(mut redis) = lifesciences_core::testing::redis::RedisServer::start() else {
+        return;
+    };
+    let server = mock_upstream().await;
+    let responder = Recording::new(ResponseTemplate::new(200).set_body_json(json!({"ok": 1})));
+    Mock::given(method("GET"))
+        .respond_with(responder.clone())
+        .mount(&server)
+        .await;
+    let config = mock_source("Fleet", &server.uri()).with_rate(50.0);
+    let url = redis.url();
+    let shared = Arc::new(Shared::from_env(move |var| {
+        (var == lifesciences_core::store::ENV_REDIS_URL).then(|| url.clone())
+    }));
+    let client = HttpClient::with_store(config, Arc::clone(&shared));
+    get(&client, "before").await.unwrap();
+    assert_eq!(shared.health().degraded, None);
+
+    redis.stop();
+    for i in 0..5 {
+        get(&client, &format!("during/{i}")).await.unwrap();
+    }
+    // The answer fetched before is still this process's.
+    get(&client, "before").await.unwrap();
+    let health = shared.health();
+    assert_eq!(health.kind, "redis");
+    assert!(health.degraded.is_some(), "{health:?}");
+    assert_eq!(responder.count(), 6);
+
+    // Back: the heartbeat (every 5 s) finds it and ends the degraded state.
+    redis.restart();
+    let back = std::time::Instant::now();
+    while shared.health().degraded.is_some() && back.elapsed() < Duration::from_secs(8) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(shared.health().degraded, None, "Redis is in use again");
+    get(&client, "after").await.unwrap();
+}
