@@ -24,6 +24,7 @@
 //! `rediss://` is TLS by rustls (ring, as the HTTP client), trusting the platform's roots
 //! or those of `SSL_CERT_FILE`/`SSL_CERT_DIR` (not `LIFESCIENCES_CA_FILE`, which is the
 //! upstreams'). One server, not a cluster: the budget script touches two keys of a host.
+//! Redis 4 or later (a hash's fields are set in one `HSET`).
 
 use std::time::Duration;
 
