@@ -18,8 +18,9 @@
 )]
 
 use std::future::Future;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
 use rmcp::{Peer, RoleServer};
@@ -102,28 +103,44 @@ struct CallLog {
     peer: Peer<RoleServer>,
     level: SessionLevel,
     logger: &'static str,
+    /// The notifications of this call still being sent, each from its own task.
+    sending: Arc<Mutex<Vec<tokio::task::JoinHandle<()>>>>,
 }
+
+/// How long a call's result waits for its notifications to be sent.
+const FLUSH: Duration = Duration::from_secs(1);
 
 tokio::task_local! {
     static CALL: CallLog;
 }
 
 /// Run `call` (one tool call) so that [`notify`] inside it reaches `peer` at `level`.
+/// Its notifications are sent before it returns (within a second), so they precede its
+/// result on the wire: over stateless HTTP the result ends the response, and a
+/// notification sent after it would have nothing left to travel on.
 pub(crate) async fn scope<F: Future>(
     peer: Peer<RoleServer>,
     level: SessionLevel,
     logger: &'static str,
     call: F,
 ) -> F::Output {
-    CALL.scope(
-        CallLog {
-            peer,
-            level,
-            logger,
-        },
-        call,
-    )
-    .await
+    let sending = Arc::new(Mutex::new(Vec::new()));
+    let output = CALL
+        .scope(
+            CallLog {
+                peer,
+                level,
+                logger,
+                sending: Arc::clone(&sending),
+            },
+            call,
+        )
+        .await;
+    let pending = std::mem::take(&mut *sending.lock().unwrap_or_else(PoisonError::into_inner));
+    if !pending.is_empty() {
+        let _ = tokio::time::timeout(FLUSH, futures::future::join_all(pending)).await;
+    }
+    output
 }
 
 /// Tell the client of the current tool call, if it listens at `level`. The message is
@@ -140,12 +157,16 @@ pub fn notify(level: Level, message: impl std::fmt::Display) {
         .with_logger(log.logger);
         let peer = log.peer.clone();
         // Sent from its own task: a caller deep in a synchronous helper cannot await, and
-        // a slow client must not hold the tool call up.
-        tokio::spawn(async move {
+        // a slow client must not hold the tool call up (its result waits at most `FLUSH`).
+        let sent = tokio::spawn(async move {
             if let Err(e) = peer.notify_logging_message(param).await {
                 tracing::debug!(error = %e, "could not send a log notification");
             }
         });
+        log.sending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(sent);
     });
 }
 
