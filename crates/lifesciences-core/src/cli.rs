@@ -3,6 +3,7 @@
 //! ```text
 //! <bin>                              serve MCP over stdio (what MCP clients launch)
 //! <bin> serve [--http ADDR]          stdio, or Streamable HTTP at http://ADDR/mcp (+ GET /health)
+//!       [--stateless]                HTTP without sessions, for replicas behind a load balancer
 //! <bin> tools [--json]               list the tools
 //! <bin> call TOOL [JSON | k=v ...]   call one tool once, print its result as JSON
 //! <bin> check                        probe every upstream the server uses
@@ -58,17 +59,28 @@ enum Command {
         /// 127.0.0.1:8000 or localhost:8000.
         #[arg(long, value_name = "HOST:PORT", value_parser = listen_address)]
         http: Option<String>,
-        /// Also accept this Host header, and browser pages from it (repeatable). Loopback
-        /// names are always accepted; others are refused to prevent DNS rebinding.
+        /// Also accept this Host header, and browser pages from it (repeatable; also
+        /// LIFESCIENCES_ALLOW_HOSTS, comma-separated, which adds to these). Loopback names
+        /// are always accepted; others are refused to prevent DNS rebinding.
         #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
         allow_host: Vec<String>,
+        /// Serve HTTP without sessions: every request is answered on its own, so any
+        /// replica behind a load balancer can answer it (or LIFESCIENCES_STATELESS=1).
+        #[arg(long, requires = "http",
+              conflicts_with_all = ["session_idle_secs", "session_hibernate_secs", "max_sessions"])]
+        stateless: bool,
         /// Close an HTTP session after this many seconds without a request (its client
         /// initializes again).
         #[arg(long, value_name = "SECONDS", default_value_t = 1800, requires = "http",
               value_parser = clap::value_parser!(u64).range(1..=86_400))]
         session_idle_secs: u64,
-        /// Most HTTP sessions at once; beyond it a new session gets 503 with Retry-After
-        /// while the others keep working.
+        /// Release an idle HTTP session's memory after this many seconds without a request
+        /// in flight or a stream open; its next request restores it, unseen by the client.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "http",
+              value_parser = clap::value_parser!(u64).range(1..=86_400))]
+        session_hibernate_secs: u64,
+        /// Most HTTP sessions at once; beyond it a new session takes the place of the
+        /// least recently used idle one (503 with Retry-After only when all are busy).
         #[arg(long, value_name = "N", default_value_t = 1000, requires = "http",
               value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         max_sessions: u64,
@@ -286,13 +298,25 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
         Some(Command::Serve {
             http: Some(addr),
             allow_host,
+            stateless,
             session_idle_secs,
+            session_hibernate_secs,
             max_sessions,
         }) => {
             let mut options = HttpOptions::new(addr);
             options.extra_allowed_hosts = allow_host;
+            match http_from_env(&env, &mut options) {
+                Ok(()) => {}
+                Err(message) => {
+                    eprint_line(&format!("{}: configuration error: {message}", S::NAME));
+                    return ExitCode::from(EXIT_USAGE);
+                }
+            }
+            options.stateless |= stateless;
             options.session_idle = std::time::Duration::from_secs(session_idle_secs);
+            options.session_hibernate = std::time::Duration::from_secs(session_hibernate_secs);
             options.max_sessions = usize::try_from(max_sessions).unwrap_or(usize::MAX);
+            options.store = Some(env.shared());
             serve::serve_http(server, options).await
         }
         Some(Command::Call { tool, args }) => return call::<S>(server, &tool, &args, out).await,
@@ -310,6 +334,32 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
             ExitCode::FAILURE
         }
     }
+}
+
+/// What the environment adds to the HTTP options: `LIFESCIENCES_ALLOW_HOSTS` (more hosts
+/// besides `--allow-host`'s) and `LIFESCIENCES_STATELESS` (`1` or `0`, or true/false,
+/// yes/no, on/off). For a container, which is configured without a command line.
+fn http_from_env(env: &Env, options: &mut HttpOptions) -> Result<(), String> {
+    if let Some(hosts) = env.var(serve::ALLOW_HOSTS_VAR) {
+        for host in hosts.split(',').map(str::trim).filter(|h| !h.is_empty()) {
+            if !options.extra_allowed_hosts.iter().any(|h| h == host) {
+                options.extra_allowed_hosts.push(host.to_owned());
+            }
+        }
+    }
+    if let Some(value) = env.var(serve::STATELESS_VAR) {
+        options.stateless = match value.trim().to_ascii_lowercase().as_str() {
+            "1" | "true" | "yes" | "on" => true,
+            "0" | "false" | "no" | "off" => false,
+            _ => {
+                return Err(format!(
+                    "{} is '{value}'; expected 1 (serve without sessions) or 0",
+                    serve::STATELESS_VAR
+                ));
+            }
+        };
+    }
+    Ok(())
 }
 
 /// `--http` takes `HOST:PORT`: an IPv4 address, a bracketed IPv6 address or a host name,
@@ -696,6 +746,42 @@ mod tests {
         );
         assert!(parse_call_arguments(&tool, &["{not json".to_owned()]).is_err());
         assert!(parse_call_arguments(&tool, &["query".to_owned()]).is_err());
+    }
+
+    #[test]
+    fn the_environment_adds_hosts_and_may_ask_for_stateless_http() {
+        let mut options = HttpOptions::new("0.0.0.0:8000");
+        options.extra_allowed_hosts = vec!["a.example.org".to_owned()];
+        let env = Env::from_pairs(&[
+            (
+                "LIFESCIENCES_ALLOW_HOSTS",
+                " a.example.org, b.example.org:8443 ,",
+            ),
+            ("LIFESCIENCES_STATELESS", "1"),
+        ]);
+        http_from_env(&env, &mut options).unwrap();
+        assert_eq!(
+            options.extra_allowed_hosts,
+            ["a.example.org", "b.example.org:8443"]
+        );
+        assert!(options.stateless);
+        for (value, stateless) in [("off", false), ("TRUE", true), ("0", false)] {
+            let env = Env::from_pairs(&[("LIFESCIENCES_STATELESS", value)]);
+            let mut options = HttpOptions::new("127.0.0.1:0");
+            http_from_env(&env, &mut options).unwrap();
+            assert_eq!(options.stateless, stateless, "{value}");
+        }
+        let env = Env::from_pairs(&[("LIFESCIENCES_STATELESS", "sometimes")]);
+        let refused = http_from_env(&env, &mut HttpOptions::new("127.0.0.1:0")).unwrap_err();
+        assert!(
+            refused.contains("LIFESCIENCES_STATELESS is 'sometimes'"),
+            "{refused}"
+        );
+        // Listed by --help and the docs, and never warned about as unknown.
+        let known = config::variables(&[]);
+        for name in [serve::ALLOW_HOSTS_VAR, serve::STATELESS_VAR] {
+            assert!(known.iter().any(|v| v.name == name), "{name}");
+        }
     }
 
     #[test]

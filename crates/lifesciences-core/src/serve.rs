@@ -1,6 +1,12 @@
 //! The transports a server is served over: stdio, and Streamable HTTP at `/mcp` with
 //! `GET /health`; and the signals that stop them.
 //!
+//! HTTP comes in two modes. With sessions (the default) a client initializes once and
+//! names its session in every request; the sessions live in this process
+//! (`sessions.rs`), capped, put to sleep when idle and forgotten after the idle limit.
+//! Stateless (`--stateless`), every request is served on its own: no session is opened,
+//! so any replica behind a load balancer can answer any request.
+//!
 //! **Invariant:** in stdio mode nothing but protocol bytes is written to stdout; logs go to
 //! stderr.
 
@@ -20,8 +26,19 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::sync::CancellationToken;
 
 use crate::server::{InFlight, McpServer, Served};
+use crate::store::Shared;
 
+mod guard;
+mod health;
 pub mod lines;
+mod sessions;
+
+use sessions::{Sessions, Swept};
+
+/// The variable that adds `Host` values to `--allow-host` (comma-separated).
+pub const ALLOW_HOSTS_VAR: &str = "LIFESCIENCES_ALLOW_HOSTS";
+/// The variable that stands for `--stateless` (`1`).
+pub const STATELESS_VAR: &str = "LIFESCIENCES_STATELESS";
 
 /// Errors that end a server run.
 pub type ServeError = Box<dyn std::error::Error + Send + Sync>;
@@ -73,29 +90,51 @@ pub struct HttpOptions {
     pub extra_allowed_hosts: Vec<String>,
     /// Largest accepted request body.
     pub max_request_body_bytes: usize,
+    /// Serve every request on its own, without sessions: no `Mcp-Session-Id` is issued,
+    /// so any replica behind a load balancer can answer any request. Simple calls are
+    /// answered as plain JSON; a call that sends notifications first (log messages,
+    /// progress) is answered as a short event stream that carries them and ends with its
+    /// result. The session options below do not apply.
+    pub stateless: bool,
     /// A session without a request for this long is closed (its client must initialize
     /// again).
     pub session_idle: Duration,
-    /// Most sessions alive at once. At the cap a new session is refused with 503 and a
-    /// `Retry-After`; the sessions alive keep working.
+    /// A session without a request in flight or a stream open for this long is put to
+    /// sleep: rmcp's machinery for it (about 60 kB) is released and only its
+    /// `initialize` parameters are kept (a few hundred bytes); its next request wakes it,
+    /// unseen by the client. A session whose client chose a log level stays awake, since
+    /// its level lives there.
+    pub session_hibernate: Duration,
+    /// Most sessions at once, asleep or not. At the cap a new session takes the place of
+    /// the least recently used one that has no request in flight and no stream open; only
+    /// when every session is busy is it refused, with 503 and a `Retry-After`.
     pub max_sessions: usize,
+    /// The store the server's sources share, whose state `/health` reports; `None`: no
+    /// `store` in `/health`.
+    pub store: Option<Arc<Shared>>,
 }
 
 /// Default [`HttpOptions::session_idle`]: 30 minutes.
 pub const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
-/// Default [`HttpOptions::max_sessions`]: about 55 MB of sessions at most.
+/// Default [`HttpOptions::session_hibernate`]: a minute, as long as rmcp keeps a
+/// finished request's messages for a client that reconnects to read them.
+pub const DEFAULT_SESSION_HIBERNATE: Duration = Duration::from_secs(60);
+/// Default [`HttpOptions::max_sessions`].
 pub const DEFAULT_MAX_SESSIONS: usize = 1000;
 
 impl HttpOptions {
-    /// Defaults: loopback hosts only, 1 MiB request bodies, sessions closed after 30
-    /// minutes idle, at most 1000 sessions.
+    /// Defaults: loopback hosts only, 1 MiB request bodies, sessions put to sleep after a
+    /// minute idle and closed after 30 minutes idle, at most 1000 sessions, no store.
     pub fn new(addr: impl Into<String>) -> Self {
         Self {
             addr: addr.into(),
             extra_allowed_hosts: Vec::new(),
             max_request_body_bytes: 1024 * 1024,
+            stateless: false,
             session_idle: DEFAULT_SESSION_IDLE,
+            session_hibernate: DEFAULT_SESSION_HIBERNATE,
             max_sessions: DEFAULT_MAX_SESSIONS,
+            store: None,
         }
     }
 }
@@ -110,6 +149,9 @@ pub struct HttpServer {
     /// Ends the MCP sessions (and their streams).
     sessions: CancellationToken,
     in_flight: InFlight,
+    /// `None` when stateless.
+    known: Option<Arc<Sessions>>,
+    manager: Arc<LocalSessionManager>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
@@ -136,23 +178,20 @@ impl HttpServer {
         self.sessions.cancel();
     }
 
+    /// The sessions this server knows, and of them those held awake in memory: for
+    /// tests and diagnostics. `(0, 0)` when stateless.
+    pub async fn session_counts(&self) -> (usize, usize) {
+        let held = self.manager.sessions.read().await.len();
+        self.known
+            .as_ref()
+            .map_or((0, held), |known| (known.counts().0, held))
+    }
+
     /// Wait until the server has stopped.
     pub async fn wait(self) -> Result<(), ServeError> {
         self.task.await??;
         Ok(())
     }
-}
-
-/// What `GET /health` answers: that the server is up, which server, its version and the
-/// git revision it was built from (`unknown` for a development build).
-fn health_answer(server: &str, version: &str, revision: &str) -> String {
-    serde_json::json!({
-        "status": "ok",
-        "server": server,
-        "version": version,
-        "revision": revision,
-    })
-    .to_string()
 }
 
 /// The listening address could not be taken (in use, not this machine's, not allowed).
@@ -190,16 +229,33 @@ pub async fn start_http<S: McpServer>(
     // Browsers send `Origin`: only pages served from an allowed host may call (the MCP
     // transport spec's "MUST validate Origin"); clients that send none are not browsers.
     let origins = allowed_origins(&hosts);
-    let config = StreamableHttpServerConfig::default()
+    let mut config = StreamableHttpServerConfig::default()
         .with_cancellation_token(sessions.child_token())
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins)
         .with_max_request_body_bytes(options.max_request_body_bytes);
+    let known = if options.stateless {
+        config = config
+            .with_legacy_session_mode(false)
+            .with_json_response(true);
+        None
+    } else {
+        let known = Arc::new(Sessions::new(
+            options.session_idle,
+            options.session_hibernate,
+        ));
+        // rmcp keeps each session's `initialize` parameters there, so a session put to
+        // sleep can be woken.
+        config.session_store = Some(Arc::clone(&known) as _);
+        Some(known)
+    };
     // One server value shared by every session: they share the HTTP clients, so the
     // rate limits, caches and coalescing hold across sessions; each has its log level.
     let served = Served::new(server);
     let in_flight = served.in_flight();
     let mut manager = LocalSessionManager::default();
+    // rmcp's own idle limit, which a call running longer without a message would also
+    // meet: the sessions' idle limit, as a safety net behind `Sessions`.
     manager.session_config.keep_alive = Some(options.session_idle);
     let manager = Arc::new(manager);
     let service = StreamableHttpService::new(
@@ -207,21 +263,38 @@ pub async fn start_http<S: McpServer>(
         Arc::clone(&manager),
         config,
     );
-    let limits = Limits {
-        sessions: options.max_sessions,
+    if let Some(known) = &known {
+        tokio::spawn(sweep(
+            Arc::clone(known),
+            Arc::clone(&manager),
+            sessions.clone(),
+        ));
+    }
+    let guard = Arc::new(guard::Guard {
+        manager: Arc::clone(&manager),
+        sessions: known.clone(),
+        ids: lines::InFlightIds::default(),
+        opening: tokio::sync::Mutex::new(()),
+        max_sessions: options.max_sessions,
         body_bytes: options.max_request_body_bytes,
-    };
-    let guards = Arc::new(Guards::default());
-    let guard = axum::middleware::from_fn(move |request: Request, next: Next| {
-        let (manager, guards) = (Arc::clone(&manager), Arc::clone(&guards));
-        async move { guard_requests(&manager, &guards, limits, request, next).await }
     });
-    let health = health_answer(S::NAME, S::VERSION, crate::version::revision());
+    let guard = axum::middleware::from_fn(move |request: Request, next: Next| {
+        let guard = Arc::clone(&guard);
+        async move { guard::guard_requests(&guard, request, next).await }
+    });
+    let store = options.store.clone();
     let app = axum::Router::new()
         .route(
             "/health",
             axum::routing::get(move || {
-                let body = health.clone();
+                // Computed per request: the store's state changes while the server runs.
+                let health = store.as_ref().map(|store| store.health());
+                let body = health::answer(
+                    S::NAME,
+                    S::VERSION,
+                    crate::version::revision(),
+                    health.as_ref(),
+                );
                 async move {
                     (
                         [(axum::http::header::CONTENT_TYPE, "application/json")],
@@ -248,6 +321,7 @@ pub async fn start_http<S: McpServer>(
     let local_addr = listener.local_addr()?;
     tracing::info!(
         server = S::NAME,
+        stateless = options.stateless,
         "Streamable HTTP on http://{local_addr}/mcp"
     );
     let stop = accepting.clone();
@@ -261,143 +335,42 @@ pub async fn start_http<S: McpServer>(
         accepting,
         sessions,
         in_flight,
+        known,
+        manager,
         task,
     })
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Limits {
-    sessions: usize,
-    body_bytes: usize,
-}
-
-/// The state of [`guard_requests`], shared by every request.
-#[derive(Debug, Default)]
-struct Guards {
-    /// Request ids in flight, per session.
-    ids: lines::InFlightIds,
-    /// Held while a new session opens.
-    opening: tokio::sync::Mutex<()>,
-}
-
-/// What the Streamable HTTP service of rmcp 3.9 does not: a `DELETE` of a session it does
-/// not have is 404 (rmcp answers 202); a new session beyond the cap is 503 with a
-/// `Retry-After` instead of more memory; a POST body that is not JSON, or not a JSON-RPC
-/// message, is 400 with a JSON-RPC error (rmcp answers 415 with the decoder's text); a
-/// request whose id is still in flight in its session is 400 with Invalid Request (rmcp
-/// would give its answer to one of the two).
-async fn guard_requests(
-    manager: &LocalSessionManager,
-    guards: &Guards,
-    limits: Limits,
-    request: Request,
-    next: Next,
-) -> axum::response::Response {
-    let limit = limits.sessions;
-    use axum::http::{Method, StatusCode, header};
-    use axum::response::IntoResponse as _;
-    let session = request
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-        .map(ToOwned::to_owned);
-    let jsonrpc_error = |status: StatusCode, message: String| {
-        let body = serde_json::json!({
-            "jsonrpc": "2.0",
-            "id": null,
-            "error": {"code": -32000, "message": message},
-        });
-        let mut response = (
-            status,
-            [(header::CONTENT_TYPE, "application/json")],
-            body.to_string(),
-        )
-            .into_response();
-        if status == StatusCode::SERVICE_UNAVAILABLE {
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, header::HeaderValue::from_static("60"));
+/// Put idle sessions to sleep and forget those idle past the limit, until `stop`. A batch
+/// of closes is never cut short, so no request waits for a session that never sleeps.
+async fn sweep(known: Arc<Sessions>, manager: Arc<LocalSessionManager>, stop: CancellationToken) {
+    let every = known.sweep_every();
+    loop {
+        tokio::select! {
+            () = stop.cancelled() => return,
+            () = tokio::time::sleep(every) => {}
         }
-        response
-    };
-    match (request.method(), session.as_deref()) {
-        (&Method::DELETE, Some(id)) if !manager.sessions.read().await.contains_key(id) => {
-            jsonrpc_error(
-                StatusCode::NOT_FOUND,
-                format!("no session {id}: it ended or never existed"),
-            )
+        let swept = known.sweep();
+        if swept.is_empty() {
+            continue;
         }
-        (&Method::POST, session) => {
-            // New sessions open one at a time, so concurrent ones cannot overshoot the cap
-            // between the count and rmcp's creating them (an `initialize` takes a moment).
-            let _opening = match session {
-                Some(_) => None,
-                None => {
-                    let opening = guards.opening.lock().await;
-                    if manager.sessions.read().await.len() >= limit {
-                        tracing::warn!(limit, "refusing a new session: at the session cap");
-                        return jsonrpc_error(
-                            StatusCode::SERVICE_UNAVAILABLE,
-                            format!(
-                                "this server already has {limit} sessions, its cap; retry in a \
-                                 minute (idle sessions close on their own)"
-                            ),
-                        );
-                    }
-                    Some(opening)
+        let mut asleep = Vec::new();
+        for swept in &swept {
+            match swept {
+                Swept::Sleep(id) => {
+                    guard::close(&manager, id).await;
+                    asleep.push(id.as_ref());
                 }
-            };
-            let (parts, body) = request.into_parts();
-            let Ok(bytes) = axum::body::to_bytes(body, limits.body_bytes).await else {
-                return jsonrpc_error(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    format!(
-                        "the request body is larger than {} bytes",
-                        limits.body_bytes
-                    ),
-                );
-            };
-            let bad_request = |answer: serde_json::Value| {
-                (
-                    StatusCode::BAD_REQUEST,
-                    [(header::CONTENT_TYPE, "application/json")],
-                    answer.to_string(),
-                )
-                    .into_response()
-            };
-            // The checks of the stdio guard, strictly: every POST gets an answer.
-            let message =
-                match lines::parse(&bytes).and_then(|m| lines::check(&m, true).map(|()| m)) {
-                    Ok(message) => message,
-                    Err(answer) => return bad_request(answer),
-                };
-            // rmcp routes a session's answers by request id: a second request with an id
-            // still in flight would take the first one's answer. Refuse it; the id is
-            // free again once the first one's response stream ends or is dropped.
-            let held = match (&session, message.get("id"), message.get("method")) {
-                (Some(session), Some(id), Some(_)) => match guards.ids.hold(session, id) {
-                    Some(held) => Some(held),
-                    None => return bad_request(lines::duplicate_id(id)),
-                },
-                _ => None,
-            };
-            let response = next
-                .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
-                .await;
-            match held {
-                None => response,
-                Some(held) => {
-                    use futures::StreamExt as _;
-                    let (parts, body) = response.into_parts();
-                    let body = body.into_data_stream().map(move |chunk| {
-                        let _in_flight = &held;
-                        chunk
-                    });
-                    axum::response::Response::from_parts(parts, axum::body::Body::from_stream(body))
+                Swept::Forget(id) => {
+                    tracing::debug!(session = %id, "closing a session idle past the limit");
+                    guard::close(&manager, id).await;
                 }
             }
         }
-        _ => next.run(request).await,
+        if !asleep.is_empty() {
+            tracing::debug!(sessions = asleep.len(), "idle sessions put to sleep");
+        }
+        known.asleep(asleep);
     }
 }
 
@@ -470,19 +443,7 @@ pub async fn shutdown_signal() {
 
 #[cfg(test)]
 mod tests {
-    use super::{allowed_origins, health_answer};
-
-    #[test]
-    fn health_names_the_server_its_version_and_revision() {
-        let answer: serde_json::Value =
-            serde_json::from_str(&health_answer("lifesciences-mcp", "0.1.0", "77516ee0ab12"))
-                .unwrap();
-        assert_eq!(
-            answer,
-            serde_json::json!({"status": "ok", "server": "lifesciences-mcp",
-                               "version": "0.1.0", "revision": "77516ee0ab12"})
-        );
-    }
+    use super::allowed_origins;
 
     #[test]
     fn origins_follow_the_allowed_hosts() {

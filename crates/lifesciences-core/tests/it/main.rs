@@ -9,6 +9,7 @@
 
 mod cli;
 mod faults;
+mod fleet_http;
 mod http;
 mod logging;
 mod network;

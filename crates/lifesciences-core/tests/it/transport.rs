@@ -10,7 +10,7 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use wiremock::matchers::path;
 use wiremock::{Mock, ResponseTemplate};
 
-const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+pub(crate) const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
 
 type Pipe = tokio::io::DuplexStream;
 
@@ -88,7 +88,7 @@ async fn garbage_on_stdin_does_not_kill_the_stdio_server() {
     assert!(ended.is_ok(), "closing stdin ends the server");
 }
 
-async fn raw_http(addr: std::net::SocketAddr, request: String) -> String {
+pub(crate) async fn raw_http(addr: std::net::SocketAddr, request: String) -> String {
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut response = String::new();
@@ -194,7 +194,7 @@ async fn http_accepts_extra_hosts_when_told_and_caps_request_bodies() {
 }
 
 /// A POST to `/mcp` of one JSON-RPC message, in `session` when given.
-fn post(addr: std::net::SocketAddr, session: Option<&str>, body: &str) -> String {
+pub(crate) fn post(addr: std::net::SocketAddr, session: Option<&str>, body: &str) -> String {
     let session = session
         .map(|id| format!("Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n"))
         .unwrap_or_default();
@@ -236,7 +236,7 @@ async fn a_shutdown_lets_the_calls_in_flight_finish_and_answers_them() {
 }
 
 /// An upstream whose item 42 answers after `delay`, asked exactly once.
-async fn slow_item(delay: Duration) -> wiremock::MockServer {
+pub(crate) async fn slow_item(delay: Duration) -> wiremock::MockServer {
     let upstream = mock_upstream().await;
     Mock::given(path("/items/42"))
         .respond_with(
@@ -252,7 +252,7 @@ async fn slow_item(delay: Duration) -> wiremock::MockServer {
 
 /// A session opened over HTTP (`initialize`, then `notifications/initialized`, which must
 /// be accepted with 202): its id.
-async fn open_session(addr: std::net::SocketAddr) -> String {
+pub(crate) async fn open_session(addr: std::net::SocketAddr) -> String {
     let init = raw_http(addr, post(addr, None, INITIALIZE)).await;
     let session = session_id(&init).unwrap_or_else(|| panic!("no session id: {init}"));
     let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
@@ -261,7 +261,7 @@ async fn open_session(addr: std::net::SocketAddr) -> String {
     session
 }
 
-fn session_id(response: &str) -> Option<String> {
+pub(crate) fn session_id(response: &str) -> Option<String> {
     response.lines().find_map(|l| {
         l.to_ascii_lowercase()
             .starts_with("mcp-session-id:")
@@ -276,52 +276,151 @@ fn delete(addr: std::net::SocketAddr, session: &str) -> String {
     )
 }
 
+const LIST_TOOLS: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+
 #[tokio::test]
-async fn sessions_are_capped_expire_when_idle_and_an_unknown_one_is_404() {
+async fn at_the_cap_a_new_session_takes_the_place_of_the_least_recently_used_idle_one() {
     let mut options = HttpOptions::new("127.0.0.1:0");
     options.max_sessions = 2;
-    options.session_idle = Duration::from_millis(400);
     let running = serve::start_http(TestServer::for_mock("http://127.0.0.1:9"), options)
         .await
         .unwrap();
     let addr = running.local_addr;
 
-    let first = raw_http(addr, post(addr, None, INITIALIZE)).await;
-    let second = raw_http(addr, post(addr, None, INITIALIZE)).await;
-    let first = session_id(&first).expect("first session");
-    assert!(session_id(&second).is_some(), "{second}");
-    // At the cap: refused, with a JSON-RPC error and a time to come back.
-    let third = raw_http(addr, post(addr, None, INITIALIZE)).await;
-    assert!(third.starts_with("HTTP/1.1 503"), "{third}");
+    let a = open_session(addr).await;
+    let b = open_session(addr).await;
+    // A is used after B was opened: B is now the one unused the longest.
+    let used = raw_http(addr, post(addr, Some(&a), LIST_TOOLS)).await;
+    assert!(used.contains("items_get_item"), "{used}");
+    let c = open_session(addr).await;
+    assert_eq!(running.session_counts().await, (2, 2));
+
+    // B was closed: its next request is 404 (a JSON-RPC error with the request's id),
+    // which tells an MCP client to initialize again; so is a DELETE of it.
+    let gone = raw_http(addr, post(addr, Some(&b), LIST_TOOLS)).await;
+    assert!(gone.starts_with("HTTP/1.1 404"), "{gone}");
     assert!(
-        third.to_ascii_lowercase().contains("retry-after: 60"),
-        "{third}"
+        gone.contains(r#""id":2"#) && gone.contains("initialize a new session"),
+        "{gone}"
     );
     assert!(
-        third.contains(r#""jsonrpc":"2.0""#) && third.contains("its cap"),
-        "{third}"
+        raw_http(addr, delete(addr, &b))
+            .await
+            .starts_with("HTTP/1.1 404")
     );
+    for kept in [&a, &c] {
+        let answer = raw_http(addr, post(addr, Some(kept), LIST_TOOLS)).await;
+        assert!(answer.contains("items_get_item"), "{answer}");
+    }
 
     // Ending one makes room; ending it twice is 404 the second time.
-    let ended = raw_http(addr, delete(addr, &first)).await;
+    let ended = raw_http(addr, delete(addr, &a)).await;
     assert!(ended.starts_with("HTTP/1.1 202"), "{ended}");
-    let again = raw_http(addr, delete(addr, &first)).await;
+    let again = raw_http(addr, delete(addr, &a)).await;
     assert!(again.starts_with("HTTP/1.1 404"), "{again}");
-    let third = raw_http(addr, post(addr, None, INITIALIZE)).await;
-    let third = session_id(&third).expect("room for a new session");
-
-    // Idle sessions close on their own: afterwards they are unknown, and there is room.
-    tokio::time::sleep(Duration::from_millis(1200)).await;
-    let gone = raw_http(addr, delete(addr, &third)).await;
-    assert!(
-        gone.starts_with("HTTP/1.1 404"),
-        "an idle session expires: {gone}"
-    );
-    for _ in 0..2 {
-        let fresh = raw_http(addr, post(addr, None, INITIALIZE)).await;
-        assert!(session_id(&fresh).is_some(), "{fresh}");
-    }
+    assert_eq!(running.session_counts().await, (1, 1));
     running.shutdown(Duration::from_secs(1)).await;
+}
+
+#[tokio::test]
+async fn at_the_cap_a_new_session_is_refused_only_while_every_session_is_busy() {
+    let upstream = slow_item(Duration::from_millis(1200)).await;
+    let mut options = HttpOptions::new("127.0.0.1:0");
+    options.max_sessions = 2;
+    let running = serve::start_http(TestServer::for_mock(&upstream.uri()), options)
+        .await
+        .unwrap();
+    let addr = running.local_addr;
+
+    // A has a call in flight, B a stream open.
+    let a = open_session(addr).await;
+    let b = open_session(addr).await;
+    let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"items_get_item","arguments":{"item_id":"ITEM:42"}}}"#;
+    let in_flight = tokio::spawn(raw_http(addr, post(addr, Some(&a), call)));
+    let stream = open_stream(addr, &b).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    let refused = raw_http(addr, post(addr, None, INITIALIZE)).await;
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    assert!(
+        refused.to_ascii_lowercase().contains("retry-after: 60"),
+        "{refused}"
+    );
+    assert!(
+        refused.contains(r#""jsonrpc":"2.0""#) && refused.contains("its cap"),
+        "{refused}"
+    );
+
+    // Once A's call is answered, A is idle: the next new session takes its place.
+    let answered = in_flight.await.unwrap();
+    assert!(answered.contains(r#""structuredContent""#), "{answered}");
+    let c = raw_http(addr, post(addr, None, INITIALIZE)).await;
+    assert!(session_id(&c).is_some(), "{c}");
+    let gone = raw_http(addr, post(addr, Some(&a), LIST_TOOLS)).await;
+    assert!(gone.starts_with("HTTP/1.1 404"), "A made room: {gone}");
+    let kept = raw_http(addr, post(addr, Some(&b), LIST_TOOLS)).await;
+    assert!(
+        kept.contains("items_get_item"),
+        "B's stream kept it: {kept}"
+    );
+    drop(stream);
+    running.shutdown(Duration::from_secs(1)).await;
+}
+
+#[tokio::test]
+async fn an_idle_session_is_put_to_sleep_woken_by_its_next_request_and_forgotten_past_the_limit() {
+    let mut options = HttpOptions::new("127.0.0.1:0");
+    options.session_hibernate = Duration::from_millis(200);
+    options.session_idle = Duration::from_millis(1500);
+    let running = serve::start_http(TestServer::for_mock("http://127.0.0.1:9"), options)
+        .await
+        .unwrap();
+    let addr = running.local_addr;
+
+    let session = open_session(addr).await;
+    let streaming = open_session(addr).await;
+    let stream = open_stream(addr, &streaming).await;
+    // A client that chose a log level keeps its session awake: the level lives there.
+    let chose = open_session(addr).await;
+    let set_level =
+        r#"{"jsonrpc":"2.0","id":5,"method":"logging/setLevel","params":{"level":"info"}}"#;
+    let set = raw_http(addr, post(addr, Some(&chose), set_level)).await;
+    assert!(set.contains(r#""result":{}"#), "{set}");
+    assert_eq!(running.session_counts().await, (3, 3));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Known still, but rmcp no longer holds the idle one.
+    assert_eq!(running.session_counts().await, (3, 2));
+
+    let woken = raw_http(addr, post(addr, Some(&session), LIST_TOOLS)).await;
+    assert!(
+        woken.starts_with("HTTP/1.1 200") && woken.contains("items_get_item"),
+        "{woken}"
+    );
+    assert_eq!(running.session_counts().await, (3, 3));
+    drop(stream);
+
+    // Past the idle limit: forgotten, and its next request is 404.
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    let gone = raw_http(addr, post(addr, Some(&session), LIST_TOOLS)).await;
+    assert!(gone.starts_with("HTTP/1.1 404"), "{gone}");
+    running.shutdown(Duration::from_secs(1)).await;
+}
+
+/// A `GET` stream of `session`, open until the returned connection is dropped.
+async fn open_stream(addr: std::net::SocketAddr, session: &str) -> tokio::net::TcpStream {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "GET /mcp HTTP/1.1\r\nHost: {addr}\r\nMcp-Session-Id: {session}\r\n\
+         Mcp-Protocol-Version: 2025-11-25\r\nAccept: text/event-stream\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut head = [0u8; 12];
+    tokio::time::timeout(Duration::from_secs(5), stream.read_exact(&mut head))
+        .await
+        .expect("the stream's head in time")
+        .unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200", "a stream is opened");
+    stream
 }
 
 #[tokio::test]
@@ -534,12 +633,24 @@ async fn concurrent_new_sessions_never_overshoot_the_cap() {
         (0..64).map(|_| tokio::spawn(raw_http(addr, post(addr, None, INITIALIZE)))),
     )
     .await;
-    let answers: Vec<String> = answers.into_iter().map(Result::unwrap).collect();
-    let opened = answers.iter().filter(|a| session_id(a).is_some()).count();
-    let refused = answers
-        .iter()
-        .filter(|a| a.starts_with("HTTP/1.1 503"))
-        .count();
-    assert_eq!((opened, refused), (3, 61), "{answers:#?}");
+    // Each new one made room by closing an idle one: all opened, three remain.
+    let ids: Vec<String> = answers
+        .into_iter()
+        .map(|a| {
+            let a = a.unwrap();
+            session_id(&a).unwrap_or_else(|| panic!("{a}"))
+        })
+        .collect();
+    assert_eq!(running.session_counts().await, (3, 3));
+    let mut kept = 0;
+    for id in &ids {
+        let ended = raw_http(addr, delete(addr, id)).await;
+        if ended.starts_with("HTTP/1.1 202") {
+            kept += 1;
+        } else {
+            assert!(ended.starts_with("HTTP/1.1 404"), "{ended}");
+        }
+    }
+    assert_eq!(kept, 3);
     running.shutdown(Duration::from_secs(1)).await;
 }
