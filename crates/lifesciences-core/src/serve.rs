@@ -100,8 +100,8 @@ pub struct HttpOptions {
     /// again).
     pub session_idle: Duration,
     /// A session without a request in flight or a stream open for this long is put to
-    /// sleep: rmcp's machinery for it (about 60 kB) is released and only its
-    /// `initialize` parameters are kept (a few hundred bytes); its next request wakes it,
+    /// sleep: rmcp's machinery for it (about 65 kB) is released and only its id and
+    /// `initialize` parameters are kept (about 0.2 kB); its next request wakes it,
     /// unseen by the client. A session whose client chose a log level stays awake, since
     /// its level lives there.
     pub session_hibernate: Duration,

@@ -3,7 +3,7 @@
 //! takes the place of the least recently used idle one; and the client's `initialize`
 //! parameters, so that an idle session can be put to sleep and woken again.
 //!
-//! A session rmcp holds costs about 60 kB: channels and tasks, most of it the blocks of
+//! A session rmcp holds costs about 65 kB: channels and tasks, most of it the blocks of
 //! tokio's channels, which hold 32 messages each whatever capacity is asked for, so no
 //! setting of rmcp's makes it much smaller. A session idle for a while (no request in
 //! flight, no open stream) is therefore closed in rmcp and kept here only as a record.
