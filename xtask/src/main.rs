@@ -16,7 +16,8 @@
 //!   clients (TypeScript SDK, MCP Inspector CLI, the MCP conformance suite, Ajv strict) against
 //!   a local mock upstream. Opt-in: it needs npm, and the npm registry once.
 //! - `sessions`: the resident memory of each server in HTTP mode across 10,000 abandoned
-//!   sessions, which must level off (Linux; opt-in, not in CI).
+//!   sessions, which must level off; `--hold N`: what one abandoned session holds, awake
+//!   and once put to sleep (Linux; opt-in, not in CI).
 //! - `igvf-openapi --from <path-or-url>`: refresh the OpenAPI spec igvf-mcp embeds.
 //! - `bench [--only <server>] [--pacing off]`: cold start, memory, latency and upstream
 //!   requests of each release-built server against a local mock upstream with a fixed
@@ -118,8 +119,9 @@ enum Command {
     /// Open many HTTP sessions and abandon them; fail unless memory levels off (Linux).
     ///
     /// Each server runs with `serve --http`; the sessions are opened with `initialize`
-    /// and never used or ended. Idle ones must expire and new ones beyond the cap be
-    /// refused, so the resident set stops growing.
+    /// and never used or ended. Idle ones must expire, and at the cap new ones take the
+    /// place of idle ones, so the resident set stops growing. With --hold: what one
+    /// abandoned session holds, awake and once put to sleep (a release build).
     Sessions {
         /// Only this server (e.g. ensembl-mcp).
         #[arg(long)]
@@ -133,6 +135,19 @@ enum Command {
         /// The server's `--max-sessions`.
         #[arg(long, default_value_t = 1000)]
         max_sessions: usize,
+        /// Measure what one abandoned session holds instead: open this many sessions in each
+        /// batch, and read the resident set while they are awake and once they sleep.
+        #[arg(long, value_name = "N")]
+        hold: Option<usize>,
+        /// With --hold: how many batches of sessions to open, one after the other.
+        #[arg(long, default_value_t = 5)]
+        batches: usize,
+        /// With --hold: the server's `--session-hibernate-secs`.
+        #[arg(long, default_value_t = 5)]
+        hibernate_secs: u64,
+        /// With --hold: the most an abandoned session may hold once asleep, in kB.
+        #[arg(long, default_value_t = 20.0)]
+        budget_kb: f64,
     },
     /// Benchmark the servers (release builds) against a local mock upstream (offline).
     ///
@@ -173,10 +188,19 @@ fn main() -> ExitCode {
         Command::Live { cargo_args } => live::run(&cargo_args),
         Command::Clients { only } => clients::run(only.as_deref()),
         Command::Sessions {
+            hold: Some(hold),
+            only,
+            batches,
+            hibernate_secs,
+            budget_kb,
+            ..
+        } => sessions::hold(only.as_deref(), hold, batches, hibernate_secs, budget_kb),
+        Command::Sessions {
             only,
             count,
             idle_secs,
             max_sessions,
+            ..
         } => sessions::run(only.as_deref(), count, idle_secs, max_sessions),
         Command::IgvfOpenapi { from, check } => igvf_openapi::run(&from, check),
         Command::Bench { args } => bench::run(&args),

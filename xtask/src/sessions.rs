@@ -1,13 +1,23 @@
 //! `cargo xtask sessions`: the memory of a server in Streamable HTTP mode across many
 //! abandoned sessions. Each session is opened (`initialize`) and never used or ended, as
-//! by a client that crashed; the server must expire idle ones and refuse new ones at its
-//! cap, so its resident memory levels off instead of growing with every session.
+//! by a client that crashed; the server must expire idle ones and, at its cap, let a new
+//! one take the place of an idle one, so its resident memory levels off instead of
+//! growing with every session.
 //!
 //! It starts the built binary with `serve --http` (upstreams pointed at a closed port: no
-//! session makes a call), opens the sessions (waiting at the cap for idle ones to expire),
-//! reads the process's resident set (`VmRSS` in `/proc/<pid>/status`, so Linux only) after
-//! each tenth, and fails when the second half of the run still grows. Opt-in and not in
-//! CI: with the defaults it takes about 30 s per server.
+//! session makes a call), opens the sessions (waiting at the cap, should one be refused,
+//! for idle ones to expire), reads the process's resident set (`VmRSS` in
+//! `/proc/<pid>/status`, so Linux only) after each tenth, and fails when the second half
+//! of the run still grows. Opt-in and not in CI: with the defaults it takes about 30 s per
+//! server.
+//!
+//! `--hold N` measures instead what one abandoned session holds, in a release build: it
+//! opens N sessions in each of several batches, reading the resident set while each
+//! batch is awake and once the server has put it to sleep (`--session-hibernate-secs`).
+//! The first batch's growth is what a session costs awake. Memory a batch releases as it
+//! sleeps stays with the allocator and is reused by the next, so the growth from one
+//! sleeping batch to the next, once the allocator has warmed up (the last batch), is what
+//! an abandoned session holds for good. It fails when that passes the budget.
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -31,6 +41,157 @@ struct Measure {
     rss: Vec<(usize, u64)>,
     start_kib: u64,
     end_kib: u64,
+}
+
+/// `cargo xtask sessions --hold N`: what one abandoned session holds, awake and asleep.
+pub(crate) fn hold(
+    only: Option<&str>,
+    count: usize,
+    batches: usize,
+    hibernate_secs: u64,
+    budget_kb: f64,
+) -> anyhow::Result<()> {
+    if !Path::new("/proc/self/status").exists() {
+        bail!("this check reads the resident set from /proc: Linux only");
+    }
+    if batches < 2 {
+        bail!("--batches must be at least 2: the last batch is measured against the one before");
+    }
+    let entries = servers::select(only)?;
+    let binaries = crate::demo::build(&entries, true)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let mut failures = Vec::new();
+    for (entry, binary) in entries.iter().zip(&binaries) {
+        let upstream_vars: Vec<String> = (entry.upstreams)()?
+            .iter()
+            .map(|c| c.upstream.url_var())
+            .collect();
+        let held = runtime.block_on(measure_hold(
+            binary,
+            &upstream_vars,
+            count,
+            batches,
+            hibernate_secs,
+        ))?;
+        let per =
+            |from: u64, to: u64| to.saturating_sub(from) as f64 * 1024.0 / 1000.0 / count as f64;
+        println!(
+            "\n{}: what an abandoned session holds (release build, {batches} batches of {count} \
+             sessions, put to sleep after {hibernate_secs} s idle)",
+            entry.name
+        );
+        println!("  RSS at start: {:.1} MiB", mib(held.start));
+        let mut before = held.start;
+        for (n, (awake, asleep)) in held.batches.iter().enumerate() {
+            println!(
+                "  batch {}: awake {:>6.1} MiB (+{:>5.1} kB a session), asleep {:>6.1} MiB \
+                 (+{:>5.1} kB a session)",
+                n + 1,
+                mib(*awake),
+                per(before, *awake),
+                mib(*asleep),
+                per(before, *asleep),
+            );
+            before = *asleep;
+        }
+        let (Some(&(awake, _)), Some(&(_, previous)), Some(&(_, last))) = (
+            held.batches.first(),
+            held.batches.iter().rev().nth(1),
+            held.batches.last(),
+        ) else {
+            bail!("no measurements");
+        };
+        let awake = per(held.start, awake);
+        let asleep = per(previous, last);
+        println!("  a session awake: {awake:.1} kB (the first batch)");
+        println!(
+            "  an abandoned session, asleep: {asleep:.1} kB (the last batch; budget {budget_kb} kB)"
+        );
+        if asleep > budget_kb {
+            failures.push(format!(
+                "{}: an abandoned session holds {asleep:.1} kB once asleep, more than {budget_kb} kB",
+                entry.name
+            ));
+        }
+    }
+    if !failures.is_empty() {
+        bail!("{}", failures.join("; "));
+    }
+    Ok(())
+}
+
+/// Resident set readings (KiB) of one `--hold` run: at start, then per batch awake and
+/// asleep.
+struct Held {
+    start: u64,
+    batches: Vec<(u64, u64)>,
+}
+
+async fn measure_hold(
+    binary: &Path,
+    upstream_vars: &[String],
+    count: usize,
+    batches: usize,
+    hibernate_secs: u64,
+) -> anyhow::Result<Held> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut command = Command::new(binary);
+    command
+        .args(["serve", "--http", &addr])
+        .args(["--session-idle-secs", "86400"])
+        .args(["--session-hibernate-secs", &hibernate_secs.to_string()])
+        .args(["--max-sessions", &((batches + 1) * count).to_string()])
+        .env("RUST_LOG", "error")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
+    for var in upstream_vars {
+        command.env(var, "http://127.0.0.1:9");
+    }
+    let child = command
+        .spawn()
+        .with_context(|| format!("cannot start {}", binary.display()))?;
+    let mut server = Running(child);
+    wait_until_listening(&addr).await?;
+    let pid = server.0.id();
+    // A sleep is due after the idle delay plus at most a sweep (a quarter of it, at most
+    // 15 s); and the allocator is given a moment to settle.
+    let asleep_after = Duration::from_secs(hibernate_secs + (hibernate_secs / 4).min(15) + 2);
+    let settle = Duration::from_secs(1);
+    let open_batch = async || -> anyhow::Result<()> {
+        let mut opened = 0;
+        while opened < count {
+            let batch = (count - opened).min(CONCURRENCY);
+            let answers = futures::future::join_all((0..batch).map(|_| open_session(&addr))).await;
+            for answer in answers {
+                match answer? {
+                    Opened::Yes => opened += 1,
+                    Opened::AtCap => bail!("a session was refused below the cap"),
+                }
+            }
+        }
+        Ok(())
+    };
+    tokio::time::sleep(settle).await;
+    let start = rss_kib(pid)?;
+    let mut readings = Vec::new();
+    for _ in 0..batches {
+        open_batch().await?;
+        tokio::time::sleep(settle).await;
+        let awake = rss_kib(pid)?;
+        tokio::time::sleep(asleep_after).await;
+        readings.push((awake, rss_kib(pid)?));
+    }
+    server.stop();
+    Ok(Held {
+        start,
+        batches: readings,
+    })
 }
 
 pub(crate) fn run(
