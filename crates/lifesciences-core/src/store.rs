@@ -43,6 +43,9 @@ const OPERATION_DEADLINE: Duration = Duration::from_millis(500);
 const HEARTBEAT_EVERY: Duration = Duration::from_secs(5);
 const ALIVE_FOR: Duration = Duration::from_secs(15);
 
+/// How the embedded store is opened, on first use.
+type Opener = Box<dyn FnOnce() -> Result<Arc<dyn Backend>, StoreError> + Send>;
+
 /// Why a store operation failed (the backend's own words).
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{0}")]
@@ -133,7 +136,11 @@ pub struct StoreHealth {
 /// The store of one process, shared by all its sources: a backend (or none), the state
 /// of its health, and the offline switch.
 pub struct Shared {
-    backend: Option<Arc<dyn Backend>>,
+    /// Opened on first use (see [`Shared::backend`]), so a process that never asks an
+    /// upstream never loads the store: `None` for memory, or when opening failed.
+    backend: OnceLock<Option<Arc<dyn Backend>>>,
+    /// How to open it, until it is opened.
+    opener: Mutex<Option<Opener>>,
     offline: bool,
     /// This process's name among the store's members (for the heartbeat).
     member: String,
@@ -168,8 +175,15 @@ impl Shared {
     }
 
     fn with_backend(backend: Option<Arc<dyn Backend>>, offline: bool) -> Self {
+        let shared = Self::opening(None, offline);
+        let _ = shared.backend.set(backend);
+        shared
+    }
+
+    fn opening(opener: Option<Opener>, offline: bool) -> Self {
         Self {
-            backend,
+            backend: OnceLock::new(),
+            opener: Mutex::new(opener),
             offline,
             member: format!("{}-{:016x}", std::process::id(), fastrand::u64(..)),
             peers: AtomicUsize::new(1),
@@ -208,18 +222,35 @@ impl Shared {
             .and_then(|mb| mb.trim().parse::<u64>().ok())
             .unwrap_or(DEFAULT_CACHE_MAX_MB)
             .saturating_mul(1_000_000);
-        match sqlite::SqliteBackend::open(&dir.join(STORE_FILE), max_bytes) {
-            Ok(backend) => Self::with_backend(Some(Arc::new(backend)), offline),
-            Err(e) => {
-                tracing::warn!(
-                    error = %e,
-                    dir = %dir.display(),
-                    "the shared store cannot be opened: keeping answers and budgets in this \
-                     process (set {ENV_CACHE_DIR} to a writable folder, or to `off`)"
-                );
-                Self::with_backend(None, offline)
-            }
-        }
+        let path = dir.join(STORE_FILE);
+        let opener: Opener = Box::new(move || {
+            sqlite::SqliteBackend::open(&path, max_bytes)
+                .map(|backend| Arc::new(backend) as Arc<dyn Backend>)
+                .map_err(|e| {
+                    tracing::warn!(
+                        error = %e,
+                        dir = %dir.display(),
+                        "the shared store cannot be opened: keeping answers and budgets in this \
+                         process (set {ENV_CACHE_DIR} to a writable folder, or to `off`)"
+                    );
+                    e
+                })
+        });
+        Self::opening(Some(opener), offline)
+    }
+
+    /// The backend, opened now if this is its first use; `None` in memory.
+    fn backend(&self) -> Option<&dyn Backend> {
+        self.backend
+            .get_or_init(|| {
+                let opener = self
+                    .opener
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .take()?;
+                opener().ok()
+            })
+            .as_deref()
     }
 
     /// A store on `backend` that has seen `peers` processes alive (tests of what uses it).
@@ -232,7 +263,7 @@ impl Shared {
 
     /// `memory`, `sqlite` or `redis`.
     pub fn kind(&self) -> &'static str {
-        self.backend.as_ref().map_or("memory", |b| b.kind())
+        self.backend().map_or("memory", Backend::kind)
     }
 
     /// Whether answers come from the store only.
@@ -261,7 +292,7 @@ impl Shared {
 
     /// Whether a backend is configured and not degraded.
     pub(crate) fn in_use(&self) -> bool {
-        self.backend.is_some()
+        self.backend().is_some()
             && self
                 .degraded
                 .lock()
@@ -271,7 +302,7 @@ impl Shared {
 
     /// Whether a backend is configured (degraded or not).
     pub(crate) fn configured(&self) -> bool {
-        self.backend.is_some()
+        self.backend().is_some()
     }
 
     /// Run one operation on the backend within the deadline. `None` when there is no
@@ -280,7 +311,7 @@ impl Shared {
         &'a self,
         op: impl FnOnce(&'a dyn Backend) -> StoreFuture<'a, T>,
     ) -> Option<T> {
-        let backend = self.backend.as_deref()?;
+        let backend = self.backend()?;
         let outcome = match tokio::time::timeout(OPERATION_DEADLINE, op(backend)).await {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(e)) => Err(e.0),
@@ -316,7 +347,7 @@ impl Shared {
     fn degrade(&self, why: String) {
         let mut degraded = self.degraded.lock().unwrap_or_else(PoisonError::into_inner);
         if degraded.is_none() {
-            let backend = self.backend.as_deref();
+            let backend = self.backend();
             tracing::warn!(
                 store = self.kind(),
                 location = backend.map(Backend::location).unwrap_or_default(),
@@ -344,7 +375,7 @@ impl Shared {
     /// every few seconds, say this process is alive and read how many are. The task holds
     /// only a weak handle, so it ends with the store.
     pub(crate) fn beat_from(this: &Arc<Self>) {
-        if this.backend.is_none() || this.heartbeat.set(()).is_err() {
+        if this.backend().is_none() || this.heartbeat.set(()).is_err() {
             return;
         }
         let weak = Arc::downgrade(this);
