@@ -271,10 +271,24 @@ impl Shared {
         self.offline
     }
 
-    /// What `/health` reports.
+    /// What `/health` reports. It does not open a store not yet used: it names the store
+    /// the process will use (an embedded store that then cannot be opened is reported
+    /// as memory from then on).
     pub fn health(&self) -> StoreHealth {
+        let kind = match self.backend.get() {
+            Some(opened) => opened.as_deref().map_or("memory", Backend::kind),
+            None if self
+                .opener
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .is_some() =>
+            {
+                "sqlite"
+            }
+            None => "memory",
+        };
         StoreHealth {
-            kind: self.kind(),
+            kind,
             degraded: self
                 .degraded
                 .lock()
