@@ -22,10 +22,10 @@
 //!
 //! Not run in CI: timings depend on the machine and its load. Linux for memory (`/proc`).
 
-mod measure;
-mod mock;
-mod specs;
-mod table;
+pub(crate) mod measure;
+pub(crate) mod mock;
+pub(crate) mod specs;
+pub(crate) mod table;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -92,29 +92,39 @@ pub(crate) struct BenchArgs {
 /// The profile the bench's own client runs in: optimised, and quick to build.
 const CLIENT_PROFILE: &str = "xtask-bench";
 
+/// `cargo xtask` is a debug build, whose MCP client would add its own overhead (about a
+/// millisecond per call) to what is measured: from a debug build, run the same command
+/// line again from an optimised one (the [`CLIENT_PROFILE`]) and return how that went;
+/// `None` when this already is the optimised build. `what` names the command in messages.
+pub(crate) fn rerun_optimised(what: &str) -> Option<anyhow::Result<()>> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
+    eprintln!("{what}: building its client with the {CLIENT_PROFILE} profile…");
+    let status =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args([
+                "run",
+                "--quiet",
+                "--profile",
+                CLIENT_PROFILE,
+                "-p",
+                "xtask",
+                "--",
+            ])
+            .args(std::env::args_os().skip(1))
+            .status()
+            .context("cannot run cargo");
+    Some(match status {
+        Ok(status) if status.success() => Ok(()),
+        Ok(status) => Err(anyhow::anyhow!("the optimised {what} failed ({status})")),
+        Err(e) => Err(e),
+    })
+}
+
 pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    // `cargo xtask` is a debug build, whose MCP client would add its own overhead (about
-    // a millisecond per call) to what is measured: run again from an optimised build.
-    if cfg!(debug_assertions) {
-        eprintln!("bench: building its client with the {CLIENT_PROFILE} profile…");
-        let status =
-            std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .args([
-                    "run",
-                    "--quiet",
-                    "--profile",
-                    CLIENT_PROFILE,
-                    "-p",
-                    "xtask",
-                    "--",
-                ])
-                .args(std::env::args_os().skip(1))
-                .status()
-                .context("cannot run cargo")?;
-        if !status.success() {
-            bail!("the optimised bench failed ({status})");
-        }
-        return Ok(());
+    if let Some(rerun) = rerun_optimised("bench") {
+        return rerun;
     }
     if !Path::new("/proc/self/status").exists() {
         eprintln!("bench: no /proc here: resident memory is not measured");
@@ -161,7 +171,7 @@ pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?)
@@ -242,7 +252,7 @@ fn pause(slowest_rate: f64) -> Duration {
 }
 
 /// A number as an environment variable holds it: `10`, `2.5`.
-fn number(n: f64) -> String {
+pub(crate) fn number(n: f64) -> String {
     if n.fract() == 0.0 {
         format!("{n:.0}")
     } else {

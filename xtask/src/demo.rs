@@ -129,6 +129,14 @@ pub(crate) fn check_points_at_mock(
     Ok(())
 }
 
+/// Each source's release look-up as the demo mock serves it, under the path prefix every
+/// script gives that source: `(path, crate, fixture in its tests/fixtures)`.
+pub(crate) const RELEASE_FIXTURES: [(&str, &str, &str); 3] = [
+    ("/string/json/version", "string-mcp", "version.json"),
+    ("/ensembl/info/data", "ensembl-mcp", "info_data.json"),
+    ("/chembl/status.json", "chembl-mcp", "status.json"),
+];
+
 /// A mock upstream serving `routes`, and each source's release look-up under the prefix
 /// every script gives that source (a server asks it once, after its first answer, to name
 /// the release in a result's provenance); anything else gets a clear 404, never the
@@ -138,11 +146,7 @@ pub(crate) async fn serve_mock(routes: Vec<Mock>) -> MockServer {
     for route in routes {
         route.mount(&mock).await;
     }
-    for (at, krate, name) in [
-        ("/string/json/version", "string-mcp", "version.json"),
-        ("/ensembl/info/data", "ensembl-mcp", "info_data.json"),
-        ("/chembl/status.json", "chembl-mcp", "status.json"),
-    ] {
+    for (at, krate, name) in RELEASE_FIXTURES {
         Mock::given(wiremock::matchers::method("GET"))
             .and(wiremock::matchers::path(at))
             .respond_with(script::fixture(krate, name))

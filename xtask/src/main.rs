@@ -23,6 +23,10 @@
 //!   requests of each release-built server against a local mock upstream with a fixed
 //!   latency, as markdown tables; `--command` measures any stdio MCP server the same way
 //!   (offline; opt-in, not in CI).
+//! - `fleet`: the gateway as a fleet sharing one store: three HTTP replicas on Redis and
+//!   three stdio processes on the embedded store, under load against mock upstreams; the
+//!   busiest second per upstream against its rate, calls answered on another replica or
+//!   after a restart, a Redis outage, and what a store hit costs (offline; not in CI).
 #![expect(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -35,6 +39,7 @@ mod clients;
 mod demo;
 mod dist;
 mod docs;
+mod fleet;
 mod igvf_openapi;
 mod live;
 mod servers;
@@ -160,6 +165,18 @@ enum Command {
         #[command(flatten)]
         args: bench::BenchArgs,
     },
+    /// Run three gateway replicas on Redis and three stdio processes on the embedded store
+    /// under load against mock upstreams, and print how well they share it (offline).
+    ///
+    /// Per upstream, the busiest one-second window of requests against its rate; the
+    /// upstream requests of a call repeated on another replica, or in a new process after
+    /// a kill; failed calls and /health while Redis is down and after it is back; and
+    /// p50/p90 of a store hit against an in-process hit. Needs redis-server (install it
+    /// with .ci/install-redis). Not run in CI: timings depend on the machine.
+    Fleet {
+        #[command(flatten)]
+        args: fleet::FleetArgs,
+    },
     /// Refresh the IGVF Catalog OpenAPI spec embedded by igvf-mcp (trimmed).
     IgvfOpenapi {
         /// The full spec: a file, or an http(s) URL (fetched only then).
@@ -204,6 +221,7 @@ fn main() -> ExitCode {
         } => sessions::run(only.as_deref(), count, idle_secs, max_sessions),
         Command::IgvfOpenapi { from, check } => igvf_openapi::run(&from, check),
         Command::Bench { args } => bench::run(&args),
+        Command::Fleet { args } => fleet::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

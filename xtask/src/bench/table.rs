@@ -41,7 +41,7 @@ pub(crate) fn percentile(samples: &[Duration], p: f64) -> Option<Duration> {
     sorted.get(rank.saturating_sub(1)).copied()
 }
 
-fn ms(d: Duration) -> String {
+pub(crate) fn ms(d: Duration) -> String {
     let ms = d.as_secs_f64() * 1000.0;
     if ms >= 100.0 {
         format!("{ms:.0} ms")
@@ -72,7 +72,7 @@ fn p50_p95(samples: &[Duration]) -> String {
     }
 }
 
-fn rate(r: f64) -> String {
+pub(crate) fn rate(r: f64) -> String {
     if r.fract() == 0.0 {
         format!("{r:.0}/s")
     } else {
