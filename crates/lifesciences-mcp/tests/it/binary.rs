@@ -17,6 +17,10 @@ async fn the_gateway_starts_with_every_variable_left_as_a_placeholder_and_says_s
         .map(|v| v.name)
         .collect();
     names.insert(lifesciences_core::cli::TOOLSETS_VAR.to_owned());
+    // Read only when serving HTTP; this start is over stdio.
+    for http_only in ["LIFESCIENCES_ALLOW_HOSTS", "LIFESCIENCES_STATELESS"] {
+        assert!(names.remove(http_only), "{http_only} is a variable");
+    }
     names.extend(PROXY_VARIABLES.iter().map(|v| (*v).to_owned()));
     for expected in [
         "STRING_RATE_LIMIT",
@@ -24,6 +28,8 @@ async fn the_gateway_starts_with_every_variable_left_as_a_placeholder_and_says_s
         "UNICHEM_TIMEOUT_SECS",
         "STRING_CALLER_IDENTITY",
         "LIFESCIENCES_CA_FILE",
+        "LIFESCIENCES_CACHE_DIR",
+        "LIFESCIENCES_REDIS_URL",
         "RUST_LOG",
         "HTTPS_PROXY",
         "NO_PROXY",
