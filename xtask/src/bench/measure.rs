@@ -161,6 +161,9 @@ async fn start(
 ) -> anyhow::Result<(RunningService<RoleClient, ()>, Option<u32>, Duration)> {
     let mut command = tokio::process::Command::new(&target.program);
     command.args(&target.args).env("RUST_LOG", "error");
+    // Each run starts from nothing: no answer kept by an earlier run (or by the user's own
+    // servers) may turn a measured miss into a hit. `cargo xtask fleet` measures the store.
+    command.env(lifesciences_core::store::ENV_CACHE_DIR, "off");
     for key in &target.env_remove {
         command.env_remove(key);
     }
