@@ -116,8 +116,18 @@ pub(crate) trait Backend: Send + Sync + 'static {
     fn lock<'a>(&'a self, key: &'a str, hold: Duration) -> StoreFuture<'a, bool>;
     /// Give back the lock `key` (taken with [`lock`](Backend::lock)).
     fn unlock<'a>(&'a self, key: &'a str) -> StoreFuture<'a, ()>;
-    /// Say that `member` is alive for `alive_for`; how many members are alive.
-    fn heartbeat<'a>(&'a self, member: &'a str, alive_for: Duration) -> StoreFuture<'a, usize>;
+    /// Say that `member` is alive for `alive_for`; how many members are alive, and how
+    /// many of them sort before `member` by name (its rank).
+    fn heartbeat<'a>(&'a self, member: &'a str, alive_for: Duration) -> StoreFuture<'a, Members>;
+}
+
+/// The members alive at a heartbeat, and where the one beating stands among them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Members {
+    pub(crate) alive: usize,
+    /// How many alive members sort before this one by name: its place in the slots of a
+    /// degraded budget (see `http/shared.rs`).
+    pub(crate) rank: usize,
 }
 
 /// What `/health` says of the store.
@@ -147,6 +157,8 @@ pub struct Shared {
     /// Members seen alive at the last heartbeat; the local budget is rate/peers while
     /// the store is degraded.
     peers: AtomicUsize,
+    /// This process's rank among them.
+    rank: AtomicUsize,
     /// Why the store is degraded, when it is.
     degraded: Mutex<Option<String>>,
     heartbeat: OnceLock<()>,
@@ -187,6 +199,7 @@ impl Shared {
             offline,
             member: format!("{}-{:016x}", std::process::id(), fastrand::u64(..)),
             peers: AtomicUsize::new(1),
+            rank: AtomicUsize::new(0),
             degraded: Mutex::new(None),
             heartbeat: OnceLock::new(),
             warned_offline_miss: AtomicBool::new(false),
@@ -304,6 +317,11 @@ impl Shared {
         self.peers.load(Ordering::Relaxed).max(1)
     }
 
+    /// This process's rank among them (0 up to `peers - 1`).
+    pub(crate) fn rank(&self) -> usize {
+        self.rank.load(Ordering::Relaxed) % self.peers()
+    }
+
     /// Whether a backend is configured and not degraded.
     pub(crate) fn in_use(&self) -> bool {
         self.backend().is_some()
@@ -397,8 +415,9 @@ impl Shared {
             loop {
                 let Some(shared) = weak.upgrade() else { return };
                 let member = shared.member.clone();
-                if let Some(alive) = shared.run(|b| b.heartbeat(&member, ALIVE_FOR)).await {
-                    shared.peers.store(alive.max(1), Ordering::Relaxed);
+                if let Some(members) = shared.run(|b| b.heartbeat(&member, ALIVE_FOR)).await {
+                    shared.peers.store(members.alive.max(1), Ordering::Relaxed);
+                    shared.rank.store(members.rank, Ordering::Relaxed);
                 }
                 drop(shared);
                 tokio::time::sleep(HEARTBEAT_EVERY).await;

@@ -101,7 +101,15 @@ impl Budget {
             } else {
                 1
             };
+            let slotted = share > 1 && self.local.rule().0 < share;
+            if slotted {
+                self.own_slot().await;
+            }
             let local = self.local.acquire(share).await;
+            if slotted && !self.in_own_slot() {
+                // The local window held it past the slot: the next slot, then.
+                continue;
+            }
             if !shared {
                 self.after_switch(false).await;
                 return Ok(Granted {
@@ -148,6 +156,34 @@ impl Budget {
         }
     }
 
+    /// Wait for this process's own slot: while the store is away and the budget is
+    /// smaller than the number of processes sharing it, the wall clock is cut into windows,
+    /// and of every `2N` of them the process of rank `k` sends only in window `2k`; the
+    /// empty window after each keeps two processes' requests a window apart at the
+    /// upstream. Replicas' clocks agree to far better than a window (NTP).
+    async fn own_slot(&self) {
+        let wait = until_own_slot(
+            SystemTime::now(),
+            self.local.rule().1,
+            self.store.peers(),
+            self.store.rank(),
+        );
+        if !wait.is_zero() {
+            // Sleeps are on tokio's clock, slots on the wall clock: a few milliseconds in.
+            tokio::time::sleep(wait + Duration::from_millis(5)).await;
+        }
+    }
+
+    fn in_own_slot(&self) -> bool {
+        until_own_slot(
+            SystemTime::now(),
+            self.local.rule().1,
+            self.store.peers(),
+            self.store.rank(),
+        )
+        .is_zero()
+    }
+
     /// Keep quiet for one window after switching between the store's budget and this
     /// process's own.
     async fn after_switch(&self, shared: bool) {
@@ -180,6 +216,21 @@ impl Budget {
             });
         }
     }
+}
+
+/// How long from `now` until the window of the wall clock that belongs to the process of
+/// `rank` among `peers` (see [`Budget::own_slot`]); zero within it.
+fn until_own_slot(now: SystemTime, window: Duration, peers: usize, rank: usize) -> Duration {
+    let window_ms = u64::try_from(window.as_millis()).unwrap_or(u64::MAX).max(1);
+    let now_ms = u64::try_from(crate::store::epoch_ms(now)).unwrap_or(0);
+    let cycle = 2 * u64::try_from(peers.max(1)).unwrap_or(1);
+    let own = 2 * u64::try_from(rank).unwrap_or(0) % cycle;
+    let at = (now_ms / window_ms) % cycle;
+    if at == own {
+        return Duration::ZERO;
+    }
+    let windows_ahead = (own + cycle - at) % cycle;
+    Duration::from_millis(windows_ahead * window_ms - now_ms % window_ms)
 }
 
 /// The answer another process or replica stored under `key`: fresh, or of any age when
@@ -220,7 +271,17 @@ pub(crate) async fn lead_or_wait(
     let deadline = Instant::now() + bound;
     loop {
         match store.run_if_up(|b| b.lock(key, hold)).await {
-            Some(true) => return Lead::Fetch { locked: true },
+            // Another replica may have stored the answer and let go of the lock between
+            // this process's look-up and its lock: look once more before asking.
+            Some(true) => {
+                return match lookup(store, key).await {
+                    Some(stored) => {
+                        unlock(store, key).await;
+                        Lead::Fetched(stored)
+                    }
+                    None => Lead::Fetch { locked: true },
+                };
+            }
             None => return Lead::Fetch { locked: false },
             Some(false) => {}
         }
@@ -309,8 +370,8 @@ mod tests {
             &'a self,
             _member: &'a str,
             _alive_for: Duration,
-        ) -> StoreFuture<'a, usize> {
-            self.op(3)
+        ) -> StoreFuture<'a, crate::store::Members> {
+            self.op(crate::store::Members { alive: 3, rank: 0 })
         }
     }
 
@@ -379,5 +440,48 @@ mod tests {
             "a quiet window first"
         );
         assert_eq!(flaky.granted.load(Ordering::SeqCst), before + 1);
+    }
+
+    #[test]
+    fn each_process_has_its_own_window_of_the_clock_with_an_empty_one_after_it() {
+        let window = Duration::from_millis(1000);
+        let at = |ms: u64| SystemTime::UNIX_EPOCH + Duration::from_millis(ms);
+        // Three processes: a cycle of six windows; rank 0 owns window 0, rank 1 window 2,
+        // rank 2 window 4 (of 6_000_000 ms, a multiple of the cycle).
+        let base = 6_000_000;
+        assert_eq!(until_own_slot(at(base + 10), window, 3, 0), Duration::ZERO);
+        assert_eq!(
+            until_own_slot(at(base + 10), window, 3, 1),
+            Duration::from_millis(1990)
+        );
+        assert_eq!(
+            until_own_slot(at(base + 2500), window, 3, 1),
+            Duration::ZERO
+        );
+        assert_eq!(
+            until_own_slot(at(base + 4999), window, 3, 2),
+            Duration::ZERO
+        );
+        assert_eq!(
+            until_own_slot(at(base + 1000), window, 3, 2),
+            Duration::from_millis(3000)
+        );
+        // Rank 0 waits for the next cycle once its window is over.
+        assert_eq!(
+            until_own_slot(at(base + 1000), window, 3, 0),
+            Duration::from_millis(5000)
+        );
+        // No two ranks ever share a window, and the window after an owned one is empty.
+        for ms in (base..base + 12_000).step_by(250) {
+            let open = |ms| {
+                (0..3)
+                    .filter(|rank| until_own_slot(at(ms), window, 3, *rank).is_zero())
+                    .count()
+            };
+            assert!(open(ms) <= 1, "{ms}");
+            if open(ms) == 1 {
+                assert_eq!(open(ms + 1000), 0, "{ms}");
+            }
+        }
     }
 }

@@ -33,7 +33,9 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{RedisError, Script};
 use tokio::sync::OnceCell;
 
-use super::{Backend, Permit, Rule, StoreError, StoreFuture, Stored, epoch_ms, from_epoch_ms};
+use super::{
+    Backend, Members, Permit, Rule, StoreError, StoreFuture, Stored, epoch_ms, from_epoch_ms,
+};
 
 /// What every key starts with.
 const PREFIX: &str = "lifesciences:v1:";
@@ -107,7 +109,12 @@ redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
 if last[2] then redis.call('PEXPIREAT', KEYS[1], tonumber(last[2])) end
-return redis.call('ZCARD', KEYS[1])
+local members = redis.call('ZRANGE', KEYS[1], 0, -1)
+local rank = 0
+for _, member in ipairs(members) do
+  if member < ARGV[1] then rank = rank + 1 end
+end
+return {#members, rank}
 ";
 
 /// The scripts, each with the clock read before it, hashed once.
@@ -352,14 +359,17 @@ impl Backend for RedisBackend {
         }))
     }
 
-    fn heartbeat<'a>(&'a self, member: &'a str, alive_for: Duration) -> StoreFuture<'a, usize> {
+    fn heartbeat<'a>(&'a self, member: &'a str, alive_for: Duration) -> StoreFuture<'a, Members> {
         let members = format!("{PREFIX}members");
         Box::pin(self.run(move |mut c| {
             let mut call = self.scripts.heartbeat.key(&members);
             call.arg(member).arg(ms(alive_for));
             async move {
-                let alive: i64 = call.invoke_async(&mut c).await?;
-                Ok(usize::try_from(alive).unwrap_or(1))
+                let (alive, rank): (i64, i64) = call.invoke_async(&mut c).await?;
+                Ok(Members {
+                    alive: usize::try_from(alive).unwrap_or(1),
+                    rank: usize::try_from(rank).unwrap_or(0),
+                })
             }
         }))
     }
@@ -626,13 +636,29 @@ mod tests {
             return;
         };
         let (a, b) = (open(&server), open(&server));
-        assert_eq!(a.heartbeat("a", Duration::from_secs(10)).await.unwrap(), 1);
-        assert_eq!(b.heartbeat("b", Duration::from_secs(10)).await.unwrap(), 2);
-        assert_eq!(a.heartbeat("a", Duration::from_secs(10)).await.unwrap(), 2);
-        assert_eq!(b.heartbeat("c", Duration::ZERO).await.unwrap(), 2);
+        let members = |alive, rank| Members { alive, rank };
+        assert_eq!(
+            a.heartbeat("b", Duration::from_secs(10)).await.unwrap(),
+            members(1, 0)
+        );
+        assert_eq!(
+            b.heartbeat("a", Duration::from_secs(10)).await.unwrap(),
+            members(2, 0)
+        );
+        assert_eq!(
+            a.heartbeat("b", Duration::from_secs(10)).await.unwrap(),
+            members(2, 1)
+        );
+        assert_eq!(
+            b.heartbeat("c", Duration::ZERO).await.unwrap(),
+            members(2, 2)
+        );
         b.heartbeat("d", Duration::from_millis(50)).await.unwrap();
         tokio::time::sleep(Duration::from_millis(80)).await;
-        assert_eq!(a.heartbeat("a", Duration::from_secs(10)).await.unwrap(), 2);
+        assert_eq!(
+            a.heartbeat("b", Duration::from_secs(10)).await.unwrap(),
+            members(2, 1)
+        );
     }
 
     #[tokio::test]
@@ -669,7 +695,13 @@ mod tests {
             within_deadline(backend.permit("h", rule(1))).await.unwrap(),
             Permit::Granted { .. }
         ));
-        assert_eq!(shared.run(|b| b.heartbeat("m", ALIVE)).await, Some(1));
+        assert_eq!(
+            shared
+                .run(|b| b.heartbeat("m", ALIVE))
+                .await
+                .map(|m| m.alive),
+            Some(1)
+        );
         assert_eq!(shared.health().degraded, None);
     }
 
@@ -706,7 +738,13 @@ mod tests {
             within_deadline(a.permit("h", rule(5))).await.unwrap(),
             Permit::Granted { .. }
         ));
-        assert_eq!(within_deadline(a.heartbeat("m", ALIVE)).await.unwrap(), 1);
+        assert_eq!(
+            within_deadline(a.heartbeat("m", ALIVE))
+                .await
+                .unwrap()
+                .alive,
+            1
+        );
     }
 
     #[test]

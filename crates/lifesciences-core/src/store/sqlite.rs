@@ -15,7 +15,9 @@ use std::time::{Duration, SystemTime};
 
 use rusqlite::{Connection, OptionalExtension as _, TransactionBehavior, params};
 
-use super::{Backend, Permit, Rule, StoreError, StoreFuture, Stored, epoch_ms, from_epoch_ms};
+use super::{
+    Backend, Members, Permit, Rule, StoreError, StoreFuture, Stored, epoch_ms, from_epoch_ms,
+};
 
 /// How long a process waits for another's write transaction before an operation fails.
 const BUSY_TIMEOUT: Duration = Duration::from_millis(400);
@@ -272,7 +274,7 @@ impl Backend for SqliteBackend {
         })
     }
 
-    fn heartbeat<'a>(&'a self, member: &'a str, alive_for: Duration) -> StoreFuture<'a, usize> {
+    fn heartbeat<'a>(&'a self, member: &'a str, alive_for: Duration) -> StoreFuture<'a, Members> {
         let member = member.to_owned();
         self.blocking(move |c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -283,11 +285,16 @@ impl Backend for SqliteBackend {
             .execute(params![member, now + ms(alive_for)])?;
             tx.prepare_cached("DELETE FROM members WHERE seen_until_ms <= ?1")?
                 .execute(params![now])?;
-            let alive: i64 = tx
-                .prepare_cached("SELECT COUNT(*) FROM members")?
-                .query_row([], |row| row.get(0))?;
+            let (alive, rank): (i64, i64) = tx
+                .prepare_cached(
+                    "SELECT COUNT(*), COUNT(CASE WHEN member < ?1 THEN 1 END) FROM members",
+                )?
+                .query_row(params![member], |row| Ok((row.get(0)?, row.get(1)?)))?;
             tx.commit()?;
-            Ok(usize::try_from(alive).unwrap_or(1))
+            Ok(Members {
+                alive: usize::try_from(alive).unwrap_or(1),
+                rank: usize::try_from(rank).unwrap_or(0),
+            })
         })
     }
 }
@@ -438,9 +445,23 @@ mod tests {
     async fn members_are_counted_while_they_beat() {
         let dir = temp_dir("members");
         let (a, b) = (open(&dir), open(&dir));
-        assert_eq!(a.heartbeat("a", Duration::from_secs(10)).await.unwrap(), 1);
-        assert_eq!(b.heartbeat("b", Duration::from_secs(10)).await.unwrap(), 2);
-        assert_eq!(b.heartbeat("c", Duration::ZERO).await.unwrap(), 2);
+        let members = |alive, rank| Members { alive, rank };
+        assert_eq!(
+            a.heartbeat("b", Duration::from_secs(10)).await.unwrap(),
+            members(1, 0)
+        );
+        assert_eq!(
+            b.heartbeat("a", Duration::from_secs(10)).await.unwrap(),
+            members(2, 0)
+        );
+        assert_eq!(
+            a.heartbeat("b", Duration::from_secs(10)).await.unwrap(),
+            members(2, 1)
+        );
+        assert_eq!(
+            b.heartbeat("c", Duration::ZERO).await.unwrap(),
+            members(2, 2)
+        );
     }
 
     #[tokio::test]
