@@ -6,7 +6,7 @@ use crate::config::Upstream;
 #[test]
 fn the_tls_client_builds_with_the_ring_provider() {
     let config = crate::testing::mock_source("TLS", "https://example.org");
-    build_reqwest(&config).unwrap();
+    build::build_reqwest(&config).unwrap();
     assert!(rustls::crypto::CryptoProvider::get_default().is_some());
 }
 
