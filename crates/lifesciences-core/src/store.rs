@@ -18,6 +18,8 @@
 //! rate/N (N the processes or replicas last seen alive), and the next operation that
 //! succeeds ends the degraded state.
 
+#[cfg(test)]
+mod conformance;
 mod redis;
 mod sqlite;
 

@@ -336,14 +336,6 @@ fn trim_answers(c: &mut Connection, max_bytes: i64) -> rusqlite::Result<()> {
 mod tests {
     use super::*;
 
-    fn rule(allowed: u32) -> Rule {
-        Rule {
-            allowed,
-            window: Duration::from_millis(1000),
-            hold: Duration::from_secs(30),
-        }
-    }
-
     fn open(dir: &Path) -> SqliteBackend {
         SqliteBackend::open(&dir.join("store.sqlite3"), 1_000_000).unwrap()
     }
@@ -359,109 +351,10 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn an_answer_kept_by_one_connection_is_read_by_another() {
-        let dir = temp_dir("answers");
+    async fn two_connections_to_one_file_share_one_store() {
+        let dir = temp_dir("conformance");
         let (a, b) = (open(&dir), open(&dir));
-        // Times are kept to the millisecond.
-        let now = from_epoch_ms(epoch_ms(SystemTime::now()));
-        let stored = Stored {
-            body: bytes::Bytes::from_static(b"{\"x\":1}"),
-            retrieved_at: now,
-            fresh_until: now + Duration::from_secs(3600),
-        };
-        a.put("k", &stored).await.unwrap();
-        assert_eq!(b.get("k").await.unwrap(), Some(stored));
-        assert_eq!(b.get("other").await.unwrap(), None);
-        b.forget("k").await.unwrap();
-        assert_eq!(a.get("k").await.unwrap(), None);
-    }
-
-    #[tokio::test]
-    async fn two_connections_never_grant_more_than_the_window_allows() {
-        let dir = temp_dir("permits");
-        let (a, b) = (open(&dir), open(&dir));
-        let mut granted = 0;
-        for i in 0..10 {
-            let store = if i % 2 == 0 { &a } else { &b };
-            if let Permit::Granted { ticket } = store.permit("h:1", rule(3)).await.unwrap() {
-                granted += 1;
-                store.answered("h:1", &ticket).await.unwrap();
-            }
-        }
-        assert_eq!(granted, 3);
-        // Another host has its own budget.
-        assert!(matches!(
-            a.permit("h:2", rule(3)).await.unwrap(),
-            Permit::Granted { .. }
-        ));
-    }
-
-    #[tokio::test]
-    async fn an_unanswered_request_keeps_counting_and_the_wait_says_so() {
-        let dir = temp_dir("inflight");
-        let a = open(&dir);
-        let Permit::Granted { ticket } = a.permit("h", rule(1)).await.unwrap() else {
-            panic!("the first permit is granted");
-        };
-        // In flight: the next permit waits at least until the hold is over.
-        let Permit::Wait(wait) = a.permit("h", rule(1)).await.unwrap() else {
-            panic!("a second permit waits");
-        };
-        assert!(wait > Duration::from_secs(29), "{wait:?}");
-        // Answered: the wait is one window from the answer.
-        a.answered("h", &ticket).await.unwrap();
-        let Permit::Wait(wait) = a.permit("h", rule(1)).await.unwrap() else {
-            panic!("still within the window");
-        };
-        assert!(wait <= Duration::from_millis(1000), "{wait:?}");
-    }
-
-    #[tokio::test]
-    async fn a_pause_is_seen_by_every_connection_and_only_lengthened() {
-        let dir = temp_dir("pause");
-        let (a, b) = (open(&dir), open(&dir));
-        a.pause("h", Duration::from_secs(20), 429).await.unwrap();
-        a.pause("h", Duration::from_secs(5), 503).await.unwrap();
-        match b.permit("h", rule(5)).await.unwrap() {
-            Permit::Paused { left, status } => {
-                assert_eq!(status, 429);
-                assert!(left > Duration::from_secs(18), "{left:?}");
-            }
-            other => panic!("expected a pause, got {other:?}"),
-        }
-    }
-
-    #[tokio::test]
-    async fn a_lock_is_held_once_until_given_back() {
-        let dir = temp_dir("lock");
-        let (a, b) = (open(&dir), open(&dir));
-        assert!(a.lock("k", Duration::from_secs(5)).await.unwrap());
-        assert!(!b.lock("k", Duration::from_secs(5)).await.unwrap());
-        a.unlock("k").await.unwrap();
-        assert!(b.lock("k", Duration::from_secs(5)).await.unwrap());
-    }
-
-    #[tokio::test]
-    async fn members_are_counted_while_they_beat() {
-        let dir = temp_dir("members");
-        let (a, b) = (open(&dir), open(&dir));
-        let members = |alive, rank| Members { alive, rank };
-        assert_eq!(
-            a.heartbeat("b", Duration::from_secs(10)).await.unwrap(),
-            members(1, 0)
-        );
-        assert_eq!(
-            b.heartbeat("a", Duration::from_secs(10)).await.unwrap(),
-            members(2, 0)
-        );
-        assert_eq!(
-            a.heartbeat("b", Duration::from_secs(10)).await.unwrap(),
-            members(2, 1)
-        );
-        assert_eq!(
-            b.heartbeat("c", Duration::ZERO).await.unwrap(),
-            members(2, 2)
-        );
+        crate::store::conformance::conformance(&a, &b).await;
     }
 
     #[tokio::test]
