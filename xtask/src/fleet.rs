@@ -46,7 +46,7 @@ use crate::bench::table::{ms, percentile, rate};
 use crate::servers;
 use load::{Counter, Tally};
 use mcp::{Caller, StdioServer};
-use procs::{Launch, Redis, Replica, ReplicaPlan, TempDir};
+use procs::{Launch, Replica, ReplicaPlan, TempDir};
 use upstreams::{LoadTool, Mocks, Received};
 
 /// Which halves of the run to do.
@@ -103,7 +103,7 @@ pub(crate) fn run(args: &FleetArgs) -> anyhow::Result<()> {
     }
     let redis = match args.only {
         Some(Half::Stdio) => None,
-        _ => Some(Redis::find()?),
+        _ => Some(procs::find_redis()?),
     };
     if args.starved && cfg!(not(target_os = "linux")) {
         bail!("--starved pins processes with taskset: Linux only");
@@ -193,8 +193,12 @@ fn header(ctx: &Ctx<'_>, with_redis: bool) -> String {
 
 /// Parts 3, 4, 5 and Redis's store hits.
 async fn redis_half(ctx: &mut Ctx<'_>, program: PathBuf) -> anyhow::Result<()> {
-    let mut redis = Redis::start(program, ctx.dir.path()).await?;
-    eprintln!("fleet: Redis {} on {}", redis.version(), redis.url());
+    let mut redis = procs::start_redis(program)?;
+    eprintln!(
+        "fleet: Redis {} on {}",
+        procs::redis_version(redis.program()),
+        redis.url()
+    );
     let mut replicas = Vec::new();
     for i in 1..=3 {
         let mut env = ctx.mocks.env();
@@ -529,7 +533,7 @@ async fn outage(
     ctx: &Ctx<'_>,
     callers: &[Caller],
     replicas: &[Replica],
-    redis: &mut Redis,
+    redis: &mut lifesciences_core::testing::redis::RedisServer,
 ) -> anyhow::Result<String> {
     let length = Duration::from_secs(ctx.args.seconds);
     let kill_after = length.mul_f64(0.3);
@@ -545,7 +549,7 @@ async fn outage(
         ),
         async {
             tokio::time::sleep(kill_after).await;
-            redis.kill();
+            redis.stop();
             Instant::now()
         }
     );
@@ -554,7 +558,8 @@ async fn outage(
     for replica in replicas {
         during.push(health_line(mcp::health(replica.addr).await));
     }
-    redis.restart().await?;
+    // Blocks this thread for the few milliseconds Redis takes to start: the load is over.
+    procs::restart_redis(redis)?;
     let restarted = Instant::now();
     let mut back: Vec<Option<Duration>> = vec![None; replicas.len()];
     while restarted.elapsed() < Duration::from_secs(30) && back.iter().any(Option::is_none) {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
-use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use lifesciences_core::testing::redis::RedisServer;
 
 use super::mcp::{self, HttpSession};
 
@@ -100,116 +100,40 @@ pub(crate) fn hog() -> anyhow::Result<Child> {
     )
 }
 
-/// `redis-server` on a unix socket in the fleet's folder: no port, nothing saved.
-pub(crate) struct Redis {
-    program: PathBuf,
-    dir: PathBuf,
-    socket: PathBuf,
-    process: Option<Child>,
+/// Find `redis-server` on `PATH`, or say how to install it.
+pub(crate) fn find_redis() -> anyhow::Result<PathBuf> {
+    RedisServer::installed().context(
+        "redis-server is not installed: run `bash .ci/install-redis` (on Debian or \
+         Ubuntu, `apt-get install redis-server`; on macOS, `brew install redis`)",
+    )
 }
 
-impl Redis {
-    /// Find `redis-server` on `PATH`, or say how to install it.
-    pub(crate) fn find() -> anyhow::Result<PathBuf> {
-        std::env::var_os("PATH")
-            .into_iter()
-            .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
-            .map(|dir| dir.join("redis-server"))
-            .find(|p| p.is_file())
-            .context(
-                "redis-server is not installed: run `bash .ci/install-redis` (on Debian or \
-                 Ubuntu, `apt-get install redis-server`; on macOS, `brew install redis`)",
-            )
-    }
-
-    pub(crate) async fn start(program: PathBuf, dir: &Path) -> anyhow::Result<Self> {
-        let mut redis = Self {
-            program,
-            dir: dir.to_path_buf(),
-            socket: dir.join("redis.sock"),
-            process: None,
-        };
-        redis.restart().await?;
-        Ok(redis)
-    }
-
-    /// `LIFESCIENCES_REDIS_URL` for it.
-    pub(crate) fn url(&self) -> String {
-        format!("unix://{}", self.socket.display())
-    }
-
-    /// `redis-server --version`'s version.
-    pub(crate) fn version(&self) -> String {
-        Command::new(&self.program)
-            .arg("--version")
-            .output()
-            .ok()
-            .and_then(|o| {
-                String::from_utf8_lossy(&o.stdout)
-                    .split_whitespace()
-                    .find_map(|w| w.strip_prefix("v=").map(str::to_owned))
-            })
-            .unwrap_or_else(|| "?".to_owned())
-    }
-
-    /// Kill it at once (SIGKILL), as a crash would.
-    pub(crate) fn kill(&mut self) {
-        if let Some(mut process) = self.process.take() {
-            process.end();
-        }
-    }
-
-    /// Start it (again) on the same socket, and wait until it answers PING.
-    pub(crate) async fn restart(&mut self) -> anyhow::Result<()> {
-        self.kill();
-        let log = self.dir.join("redis.log");
-        let socket = self.socket.display().to_string();
-        let process = Child::spawn(
-            Command::new(&self.program)
-                .args(["--port", "0", "--unixsocket", &socket])
-                .args([
-                    "--unixsocketperm",
-                    "700",
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                ])
-                .args(["--daemonize", "no"])
-                .arg("--dir")
-                .arg(&self.dir)
-                .arg("--logfile")
-                .arg(&log)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null()),
-            "redis-server",
-        )?;
-        self.process = Some(process);
-        let started = Instant::now();
-        while started.elapsed() < Duration::from_secs(10) {
-            if ping(&self.socket).await.is_ok() {
-                return Ok(());
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        bail!(
-            "redis-server did not answer PING on {} within 10 s (its log: {})",
-            self.socket.display(),
-            log.display()
-        )
-    }
+/// `program` on a unix socket in a folder of its own (no port, nothing saved), answering
+/// PING; killed and its folder removed when dropped. The tests' server, so the fleet runs
+/// Redis exactly as the store's tests do.
+pub(crate) fn start_redis(program: PathBuf) -> anyhow::Result<RedisServer> {
+    let mut redis = RedisServer::with_program(program).context("a folder for redis-server")?;
+    restart_redis(&mut redis)?;
+    Ok(redis)
 }
 
-/// PING over the unix socket, in Redis's inline protocol.
-async fn ping(socket: &Path) -> anyhow::Result<()> {
-    let mut stream = tokio::net::UnixStream::connect(socket).await?;
-    stream.write_all(b"PING\r\n").await?;
-    let mut answer = [0_u8; 7];
-    tokio::time::timeout(Duration::from_secs(1), stream.read_exact(&mut answer)).await??;
-    if &answer != b"+PONG\r\n" {
-        bail!("PING answered {:?}", String::from_utf8_lossy(&answer));
-    }
-    Ok(())
+/// Start it (again) on the same socket, empty, and wait until it answers PING.
+pub(crate) fn restart_redis(redis: &mut RedisServer) -> anyhow::Result<()> {
+    redis.try_restart().map_err(anyhow::Error::msg)
+}
+
+/// `redis-server --version`'s version.
+pub(crate) fn redis_version(program: &Path) -> String {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("v=").map(str::to_owned))
+        })
+        .unwrap_or_else(|| "?".to_owned())
 }
 
 /// One replica of the gateway, `serve --http` on a loopback port, and a session with it.

@@ -38,7 +38,7 @@ impl RedisServer {
     /// client does before Redis is up ([`restart`](Self::restart) starts it). `None` as
     /// for [`start`](Self::start).
     pub fn stopped() -> Option<Self> {
-        let Some(program) = find_on_path("redis-server") else {
+        let Some(program) = Self::installed() else {
             if std::env::var("CI").is_ok_and(|ci| ci == "true") {
                 panic!(
                     "redis-server is not on PATH, and CI must have it: the shared store's \
@@ -48,17 +48,34 @@ impl RedisServer {
             eprintln!("redis-server is not on PATH: skipping this test of the Redis store");
             return None;
         };
+        Some(Self::with_program(program).expect("a folder for redis-server"))
+    }
+
+    /// `redis-server` on `PATH`, if it is installed (never panics, in CI or not).
+    pub fn installed() -> Option<PathBuf> {
+        find_on_path("redis-server")
+    }
+
+    /// A server not started yet, run by `program`, in a fresh folder: for a tool (such as
+    /// `cargo xtask fleet`) that found the program itself and reports errors rather than
+    /// panicking; start it with [`try_restart`](Self::try_restart).
+    pub fn with_program(program: PathBuf) -> std::io::Result<Self> {
         let dir = std::env::temp_dir().join(format!(
             "lifesciences-redis-{}-{:016x}",
             std::process::id(),
             fastrand::u64(..)
         ));
-        std::fs::create_dir_all(&dir).expect("a folder for redis-server");
-        Some(Self {
+        std::fs::create_dir_all(&dir)?;
+        Ok(Self {
             program,
             dir,
             child: None,
         })
+    }
+
+    /// The `redis-server` it runs.
+    pub fn program(&self) -> &Path {
+        &self.program
     }
 
     /// The server's Unix socket.
@@ -87,10 +104,22 @@ impl RedisServer {
     }
 
     /// Start the server on the same socket (after stopping it if it runs), empty, and
-    /// wait until it answers `PING`.
+    /// wait until it answers `PING`. Panics when it cannot (see
+    /// [`try_restart`](Self::try_restart)).
     pub fn restart(&mut self) {
+        if let Err(e) = self.try_restart() {
+            panic!("{e}");
+        }
+    }
+
+    /// [`restart`](Self::restart), saying why it failed rather than panicking: the
+    /// program could not be started, or it did not answer `PING` in time (with its log).
+    pub fn try_restart(&mut self) -> Result<(), String> {
         self.stop();
-        let log = std::fs::File::create(self.dir.join("redis.log")).expect("redis-server's log");
+        let log_path = self.dir.join("redis.log");
+        let log = std::fs::File::create(&log_path)
+            .and_then(|log| Ok((log.try_clone()?, log)))
+            .map_err(|e| format!("cannot create {}: {e}", log_path.display()))?;
         let child = Command::new(&self.program)
             .args(["--port", "0", "--unixsocket"])
             .arg(self.socket())
@@ -105,20 +134,23 @@ impl RedisServer {
             .arg("--dir")
             .arg(&self.dir)
             .stdin(Stdio::null())
-            .stdout(log.try_clone().expect("redis-server's log"))
-            .stderr(log)
+            .stdout(log.0)
+            .stderr(log.1)
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", self.program.display()));
+            .map_err(|e| format!("cannot start {}: {e}", self.program.display()))?;
         self.child = Some(child);
         let started = Instant::now();
         while !answers_ping(&self.socket()) {
             if started.elapsed() > READY_WITHIN {
-                let log = std::fs::read_to_string(self.dir.join("redis.log")).unwrap_or_default();
+                let log = std::fs::read_to_string(&log_path).unwrap_or_default();
                 self.stop();
-                panic!("redis-server did not answer PING within {READY_WITHIN:?}; its log:\n{log}");
+                return Err(format!(
+                    "redis-server did not answer PING within {READY_WITHIN:?}; its log:\n{log}"
+                ));
             }
             std::thread::sleep(Duration::from_millis(10));
         }
+        Ok(())
     }
 
     /// Folder of this server (its socket and log).
