@@ -12,7 +12,7 @@ use lifesciences_core::testing::{Recording, mock_source, mock_upstream};
 use lifesciences_core::{ErrorCode, HttpClient, SourceConfig};
 use serde_json::{Value, json};
 use wiremock::matchers::method;
-use wiremock::{Mock, ResponseTemplate};
+use wiremock::{Mock, MockServer, ResponseTemplate};
 
 /// A fresh folder for one test's store, removed when dropped.
 struct Folder(PathBuf);
@@ -58,16 +58,23 @@ async fn get(c: &HttpClient, path: &str) -> Result<Value, lifesciences_core::Api
     c.get_json::<Value>(path, &[]).await
 }
 
-#[tokio::test]
-async fn an_answer_fetched_by_one_process_is_a_hit_in_another_and_after_a_restart() {
+/// A mock upstream answering every GET with `responder` (which counts them), and the
+/// configuration of a source `name` that asks it.
+async fn upstream(responder: &Recording, name: &str) -> (MockServer, SourceConfig) {
     let server = mock_upstream().await;
-    let responder = Recording::new(ResponseTemplate::new(200).set_body_json(json!({"n": 1})));
     Mock::given(method("GET"))
         .respond_with(responder.clone())
         .mount(&server)
         .await;
+    let config = mock_source(name, &server.uri());
+    (server, config)
+}
+
+#[tokio::test]
+async fn an_answer_fetched_by_one_process_is_a_hit_in_another_and_after_a_restart() {
+    let responder = Recording::new(ResponseTemplate::new(200).set_body_json(json!({"n": 1})));
+    let (_server, config) = upstream(&responder, "Shared").await;
     let folder = Folder::new("hit");
-    let config = mock_source("Shared", &server.uri());
     let first = process(&config, &folder);
     assert_eq!(get(&first, "item/1").await.unwrap(), json!({"n": 1}));
     assert_eq!(responder.count(), 1);
@@ -87,17 +94,12 @@ async fn an_answer_fetched_by_one_process_is_a_hit_in_another_and_after_a_restar
 
 #[tokio::test]
 async fn a_failed_answer_is_never_stored() {
-    let server = mock_upstream().await;
     let responder = Recording::sequence(vec![
         ResponseTemplate::new(404),
         ResponseTemplate::new(200).set_body_json(json!({"n": 2})),
     ]);
-    Mock::given(method("GET"))
-        .respond_with(responder.clone())
-        .mount(&server)
-        .await;
+    let (_server, config) = upstream(&responder, "Shared").await;
     let folder = Folder::new("failed");
-    let config = mock_source("Shared", &server.uri());
     assert!(get(&process(&config, &folder), "gone").await.is_err());
     assert_eq!(
         get(&process(&config, &folder), "gone").await.unwrap(),
@@ -110,20 +112,14 @@ async fn a_failed_answer_is_never_stored() {
 /// more than three requests in a second, however the requests are spread.
 #[tokio::test]
 async fn three_processes_share_one_budget_at_the_upstream() {
-    let server = mock_upstream().await;
     let responder = Recording::new(
         ResponseTemplate::new(200)
             .set_body_json(json!({"ok": true}))
             .set_delay(Duration::from_millis(20)),
     );
-    Mock::given(method("GET"))
-        .respond_with(responder.clone())
-        .mount(&server)
-        .await;
+    let (_server, config) = upstream(&responder, "Shared").await;
     let folder = Folder::new("budget");
-    let config = mock_source("Shared", &server.uri())
-        .with_rate(3.0)
-        .with_max_concurrent(10);
+    let config = config.with_rate(3.0).with_max_concurrent(10);
     let processes: Vec<HttpClient> = (0..3).map(|_| process(&config, &folder)).collect();
     let calls = (0..12).map(|i| {
         let c = processes[i % 3].clone();
@@ -145,18 +141,13 @@ async fn three_processes_share_one_budget_at_the_upstream() {
 /// fetches, the others wait for the answer it stores.
 #[tokio::test]
 async fn identical_requests_in_three_processes_make_one_upstream_request() {
-    let server = mock_upstream().await;
     let responder = Recording::new(
         ResponseTemplate::new(200)
             .set_body_json(json!({"slow": true}))
             .set_delay(Duration::from_millis(300)),
     );
-    Mock::given(method("GET"))
-        .respond_with(responder.clone())
-        .mount(&server)
-        .await;
+    let (_server, config) = upstream(&responder, "Shared").await;
     let folder = Folder::new("coalesce");
-    let config = mock_source("Shared", &server.uri());
     let processes: Vec<HttpClient> = (0..3).map(|_| process(&config, &folder)).collect();
     let answers = join_all(processes.iter().map(|c| get(c, "slow"))).await;
     for answer in answers {
@@ -205,15 +196,11 @@ async fn a_pause_the_upstream_asks_of_one_process_holds_every_process() {
 
 #[tokio::test]
 async fn offline_answers_from_the_store_whatever_its_age_and_refuses_the_rest() {
-    let server = mock_upstream().await;
     let responder = Recording::new(ResponseTemplate::new(200).set_body_json(json!({"n": 3})));
-    Mock::given(method("GET"))
-        .respond_with(responder.clone())
-        .mount(&server)
-        .await;
+    let (_server, config) = upstream(&responder, "Shared").await;
     let folder = Folder::new("offline");
     // Answers are fresh for 1 s only, and asked again 1.2 s later, offline.
-    let config = mock_source("Shared", &server.uri()).with_cache_ttl(Duration::from_secs(1));
+    let config = config.with_cache_ttl(Duration::from_secs(1));
     get(&process(&config, &folder), "kept").await.unwrap();
     tokio::time::sleep(Duration::from_millis(1200)).await;
     let offline = HttpClient::with_store(config.clone(), store(&folder, true));
@@ -272,19 +259,13 @@ async fn replicas_share_answers_and_one_budget_through_redis() {
     let Some(redis) = lifesciences_core::testing::redis::RedisServer::start() else {
         return;
     };
-    let server = mock_upstream().await;
     let responder = Recording::new(
         ResponseTemplate::new(200)
             .set_body_json(json!({"ok": true}))
             .set_delay(Duration::from_millis(20)),
     );
-    Mock::given(method("GET"))
-        .respond_with(responder.clone())
-        .mount(&server)
-        .await;
-    let config = mock_source("Fleet", &server.uri())
-        .with_rate(3.0)
-        .with_max_concurrent(10);
+    let (_server, config) = upstream(&responder, "Fleet").await;
+    let config = config.with_rate(3.0).with_max_concurrent(10);
     let replicas: Vec<HttpClient> = (0..3).map(|_| replica(&config, &redis.url())).collect();
     let calls = (0..9).map(|i| {
         let c = replicas[i % 3].clone();
@@ -310,13 +291,9 @@ async fn with_redis_killed_mid_run_no_call_fails_and_the_replica_says_degraded()
     let Some(mut redis) = lifesciences_core::testing::redis::RedisServer::start() else {
         return;
     };
-    let server = mock_upstream().await;
     let responder = Recording::new(ResponseTemplate::new(200).set_body_json(json!({"ok": 1})));
-    Mock::given(method("GET"))
-        .respond_with(responder.clone())
-        .mount(&server)
-        .await;
-    let config = mock_source("Fleet", &server.uri()).with_rate(50.0);
+    let (_server, config) = upstream(&responder, "Fleet").await;
+    let config = config.with_rate(50.0);
     let url = redis.url();
     let shared = Arc::new(Shared::from_env(move |var| {
         (var == lifesciences_core::store::ENV_REDIS_URL).then(|| url.clone())
