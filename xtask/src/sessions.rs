@@ -57,20 +57,10 @@ pub(crate) fn hold(
     if batches < 2 {
         bail!("--batches must be at least 2: the last batch is measured against the one before");
     }
-    let entries = servers::select(only)?;
-    let binaries = crate::demo::build(&entries, true)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    let mut failures = Vec::new();
-    for (entry, binary) in entries.iter().zip(&binaries) {
-        let upstream_vars: Vec<String> = (entry.upstreams)()?
-            .iter()
-            .map(|c| c.upstream.url_var())
-            .collect();
+    each_server(only, true, |runtime, name, binary, upstream_vars| {
         let held = runtime.block_on(measure_hold(
             binary,
-            &upstream_vars,
+            upstream_vars,
             count,
             batches,
             hibernate_secs,
@@ -80,7 +70,7 @@ pub(crate) fn hold(
         println!(
             "\n{}: what an abandoned session holds (release build, {batches} batches of {count} \
              sessions, put to sleep after {hibernate_secs} s idle)",
-            entry.name
+            name
         );
         println!("  RSS at start: {:.1} MiB", mib(held.start));
         let mut before = held.start;
@@ -109,17 +99,12 @@ pub(crate) fn hold(
         println!(
             "  an abandoned session, asleep: {asleep:.1} kB (the last batch; budget {budget_kb} kB)"
         );
-        if asleep > budget_kb {
-            failures.push(format!(
-                "{}: an abandoned session holds {asleep:.1} kB once asleep, more than {budget_kb} kB",
-                entry.name
-            ));
-        }
-    }
-    if !failures.is_empty() {
-        bail!("{}", failures.join("; "));
-    }
-    Ok(())
+        Ok((asleep > budget_kb).then(|| {
+            format!(
+                "an abandoned session holds {asleep:.1} kB once asleep, more than {budget_kb} kB"
+            )
+        }))
+    })
 }
 
 /// Resident set readings (KiB) of one `--hold` run: at start, then per batch awake and
@@ -203,27 +188,17 @@ pub(crate) fn run(
     if !Path::new("/proc/self/status").exists() {
         bail!("this check reads the resident set from /proc: Linux only");
     }
-    let entries = servers::select(only)?;
-    let binaries = crate::demo::build(&entries, false)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    let mut failures = Vec::new();
-    for (entry, binary) in entries.iter().zip(&binaries) {
-        let upstream_vars: Vec<String> = (entry.upstreams)()?
-            .iter()
-            .map(|c| c.upstream.url_var())
-            .collect();
+    each_server(only, false, |runtime, name, binary, upstream_vars| {
         let measure = runtime.block_on(measure(
             binary,
-            &upstream_vars,
+            upstream_vars,
             count,
             idle_secs,
             max_sessions,
         ))?;
         println!(
             "\n{}: {count} abandoned sessions (idle expiry {idle_secs} s, cap {max_sessions})",
-            entry.name
+            name
         );
         println!(
             "  opened {}, refused at the cap {}; RSS at start {:.1} MiB",
@@ -238,11 +213,41 @@ pub(crate) fn run(
             "  after the idle ones expired: {:.1} MiB",
             mib(measure.end_kib)
         );
-        if let Some(problem) = verdict(&measure) {
-            println!("  FAIL: {problem}");
+        let problem = verdict(&measure);
+        match &problem {
+            Some(problem) => println!("  FAIL: {problem}"),
+            None => println!("  ok: resident memory levels off"),
+        }
+        Ok(problem)
+    })
+}
+
+/// Build the servers `only` selects (`release` or debug) and run `check` on each, with
+/// one runtime, its binary and the variables of its upstreams' URLs; the problems
+/// `check` finds are all reported at the end, each after its server's name.
+fn each_server(
+    only: Option<&str>,
+    release: bool,
+    mut check: impl FnMut(
+        &tokio::runtime::Runtime,
+        &str,
+        &Path,
+        &[String],
+    ) -> anyhow::Result<Option<String>>,
+) -> anyhow::Result<()> {
+    let entries = servers::select(only)?;
+    let binaries = crate::demo::build(&entries, release)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let mut failures = Vec::new();
+    for (entry, binary) in entries.iter().zip(&binaries) {
+        let upstream_vars: Vec<String> = (entry.upstreams)()?
+            .iter()
+            .map(|c| c.upstream.url_var())
+            .collect();
+        if let Some(problem) = check(&runtime, entry.name, binary, &upstream_vars)? {
             failures.push(format!("{}: {problem}", entry.name));
-        } else {
-            println!("  ok: resident memory levels off");
         }
     }
     if !failures.is_empty() {
