@@ -227,30 +227,9 @@ async fn redis_half(ctx: &mut Ctx<'_>, program: PathBuf) -> anyhow::Result<()> {
         .collect();
     verify(ctx, &callers[0]).await?;
 
-    tokio::time::sleep(SETTLE).await;
-    eprintln!(
-        "fleet: part 3, {} s of load on three replicas",
-        ctx.args.seconds
-    );
-    let mark = ctx.mocks.mark();
-    let tally = load::run(
-        &callers,
-        &ctx.mocks.tools,
-        ctx.args.workers,
-        Duration::from_secs(ctx.args.seconds),
-        &ctx.counter,
-    )
-    .await;
-    let received = ctx.mocks.since(&mark);
     println!(
         "{}",
-        load_table(
-            "3. Three replicas sharing Redis",
-            ctx,
-            "replica",
-            &tally,
-            &received
-        )
+        load_part(ctx, &callers, 3, "Three replicas sharing Redis", "replica").await
     );
 
     tokio::time::sleep(SETTLE).await;
@@ -304,28 +283,14 @@ async fn stdio_half(ctx: &mut Ctx<'_>) -> anyhow::Result<()> {
     let callers = vec![a.caller(), b.caller(), c.caller()];
     verify(ctx, &callers[0]).await?;
 
-    tokio::time::sleep(SETTLE).await;
-    eprintln!(
-        "fleet: part 6, {} s of load on three stdio processes",
-        ctx.args.seconds
-    );
-    let mark = ctx.mocks.mark();
-    let tally = load::run(
+    let mut table = load_part(
+        ctx,
         &callers,
-        &ctx.mocks.tools,
-        ctx.args.workers,
-        Duration::from_secs(ctx.args.seconds),
-        &ctx.counter,
+        6,
+        "Three stdio processes on the embedded store (SQLite)",
+        "process",
     )
     .await;
-    let received = ctx.mocks.since(&mark);
-    let mut table = load_table(
-        "6. Three stdio processes on the embedded store (SQLite)",
-        ctx,
-        "process",
-        &tally,
-        &received,
-    );
 
     tokio::time::sleep(SETTLE).await;
     eprintln!("fleet: part 6, a call in process A, A killed, the same call in a new process");
@@ -395,6 +360,33 @@ async fn verify(ctx: &Ctx<'_>, caller: &Caller) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Parts 3 and 6: once the store has settled, the load on the three `callers` (each a
+/// `caller`: replica or process) for the run's length, and the table of part `part`.
+async fn load_part(
+    ctx: &Ctx<'_>,
+    callers: &[Caller],
+    part: u8,
+    title: &str,
+    caller: &str,
+) -> String {
+    tokio::time::sleep(SETTLE).await;
+    eprintln!(
+        "fleet: part {part}, {} s of load: {title}",
+        ctx.args.seconds
+    );
+    let mark = ctx.mocks.mark();
+    let tally = load::run(
+        callers,
+        &ctx.mocks.tools,
+        ctx.args.workers,
+        Duration::from_secs(ctx.args.seconds),
+        &ctx.counter,
+    )
+    .await;
+    let received = ctx.mocks.since(&mark);
+    load_table(&format!("{part}. {title}"), ctx, caller, &tally, &received)
 }
 
 /// A load's table: per upstream, requests and the busiest second against the rate.
