@@ -121,28 +121,20 @@ async fn measure_hold(
     batches: usize,
     hibernate_secs: u64,
 ) -> anyhow::Result<Held> {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")?
-        .local_addr()?
-        .port();
-    let addr = format!("127.0.0.1:{port}");
-    let mut command = Command::new(binary);
-    command
-        .args(["serve", "--http", &addr])
-        .args(["--session-idle-secs", "86400"])
-        .args(["--session-hibernate-secs", &hibernate_secs.to_string()])
-        .args(["--max-sessions", &((batches + 1) * count).to_string()])
-        .env("RUST_LOG", "error")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit());
-    for var in upstream_vars {
-        command.env(var, "http://127.0.0.1:9");
-    }
-    let child = command
-        .spawn()
-        .with_context(|| format!("cannot start {}", binary.display()))?;
-    let mut server = Running(child);
-    wait_until_listening(&addr).await?;
+    let max_sessions = ((batches + 1) * count).to_string();
+    let (mut server, addr) = start(
+        binary,
+        upstream_vars,
+        &[
+            "--session-idle-secs",
+            "86400",
+            "--session-hibernate-secs",
+            &hibernate_secs.to_string(),
+            "--max-sessions",
+            &max_sessions,
+        ],
+    )
+    .await?;
     let pid = server.0.id();
     // A sleep is due after the idle delay plus at most a sweep (a quarter of it, at most
     // 15 s); and the allocator is given a moment to settle.
@@ -285,27 +277,17 @@ async fn measure(
     idle_secs: u64,
     max_sessions: usize,
 ) -> anyhow::Result<Measure> {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")?
-        .local_addr()?
-        .port();
-    let addr = format!("127.0.0.1:{port}");
-    let mut command = Command::new(binary);
-    command
-        .args(["serve", "--http", &addr])
-        .args(["--session-idle-secs", &idle_secs.to_string()])
-        .args(["--max-sessions", &max_sessions.to_string()])
-        .env("RUST_LOG", "error")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit());
-    for var in upstream_vars {
-        command.env(var, "http://127.0.0.1:9");
-    }
-    let child = command
-        .spawn()
-        .with_context(|| format!("cannot start {}", binary.display()))?;
-    let mut server = Running(child);
-    wait_until_listening(&addr).await?;
+    let (mut server, addr) = start(
+        binary,
+        upstream_vars,
+        &[
+            "--session-idle-secs",
+            &idle_secs.to_string(),
+            "--max-sessions",
+            &max_sessions.to_string(),
+        ],
+    )
+    .await?;
     let pid = server.0.id();
     let start_kib = rss_kib(pid)?;
     // Open `count` sessions, in rounds of a tenth; at the cap, wait for idle ones to
@@ -352,6 +334,36 @@ async fn measure(
         start_kib,
         end_kib,
     })
+}
+
+/// `binary serve --http` on a free loopback port with `session_args`, its upstreams
+/// pointed at a closed port (no session makes a call), once it listens; and its address.
+async fn start(
+    binary: &Path,
+    upstream_vars: &[String],
+    session_args: &[&str],
+) -> anyhow::Result<(Running, String)> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut command = Command::new(binary);
+    command
+        .args(["serve", "--http", &addr])
+        .args(session_args)
+        .env("RUST_LOG", "error")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
+    for var in upstream_vars {
+        command.env(var, "http://127.0.0.1:9");
+    }
+    let child = command
+        .spawn()
+        .with_context(|| format!("cannot start {}", binary.display()))?;
+    let server = Running(child);
+    wait_until_listening(&addr).await?;
+    Ok((server, addr))
 }
 
 /// The server process, killed when dropped.
