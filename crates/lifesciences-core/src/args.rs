@@ -261,6 +261,95 @@ pub mod lenient {
     }
 }
 
+/// What separates the items of a list given as one string: commas and line breaks.
+const LIST_SEPARATORS: [char; 3] = [',', '\n', '\r'];
+
+/// A list argument, also accepted as one string: the one rule every list of strings
+/// (identifiers, variants, species, categories, feature types) is read by. Use with
+/// `#[serde(default, deserialize_with = "lifesciences_core::args::one_or_many")]` and
+/// `#[schemars(with = "Vec<String>")]`; the schema still says a list.
+///
+/// - A list is taken item by item: an item is never split, so one that holds a comma
+///   (HGVS can, inside a bracketed allele: `NM_004006.2:r.[897u>g,832_960del]`)
+///   is passed whole.
+/// - One string is split on commas and line breaks (`"TP53, MDM2"`, a pasted column):
+///   no identifier form the tools document holds either.
+/// - Each item is trimmed; empty items are dropped (`"TP53,,MDM2,"`), so a lone `""`
+///   is an empty list. Order is kept, and so are repeats: the tool knows which spellings
+///   are the same entity (`rs699` and `RS699`, a versioned ID) and drops those itself.
+/// - `null` is "not given": an empty list (see [`opt_one_or_many`] to tell it apart).
+/// - Anything else (a number, a boolean, an object, or such an item in the list) is
+///   refused with a sentence: `Argument 'ids' has the wrong type: expected a list of
+///   strings, or one string of comma-separated items, got a list whose item 2 is null.`
+pub fn one_or_many<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    opt_one_or_many(deserializer).map(Option::unwrap_or_default)
+}
+
+/// The items of a list given as one string, by [`one_or_many`]'s rule: split on commas
+/// and line breaks, each trimmed, empty ones dropped, in order, repeats kept. For a
+/// deserializer of its own (a list that also takes numbers) to split a string the same way.
+pub fn split_list(text: &str) -> Vec<String> {
+    text.split(LIST_SEPARATORS)
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// [`one_or_many`] for an argument whose absence means something else than an empty
+/// list (a default set): `null` is `None`, anything else as [`one_or_many`] reads it.
+pub fn opt_one_or_many<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Vec<String>>, D::Error> {
+    use serde::de::{Error, Unexpected};
+    use serde_json::Value;
+
+    /// What a value that is not a string is, in the words of the refusal.
+    fn described(value: &Value) -> String {
+        match value {
+            Value::Null => "null".to_owned(),
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => format!("the number {n}"),
+            Value::String(_) => "a string".to_owned(),
+            Value::Array(_) => "a list".to_owned(),
+            Value::Object(_) => "an object".to_owned(),
+        }
+    }
+    let expected = &"a list of strings, or one string of comma-separated items";
+    let items: Vec<String> = match Value::deserialize(deserializer)? {
+        Value::Null => return Ok(None),
+        Value::String(text) => return Ok(Some(split_list(&text))),
+        Value::Array(list) => {
+            let mut items = Vec::with_capacity(list.len());
+            for (index, item) in list.into_iter().enumerate() {
+                match item {
+                    Value::String(text) => items.push(text),
+                    other => {
+                        let got =
+                            format!("a list whose item {} is {}", index + 1, described(&other));
+                        return Err(D::Error::invalid_type(Unexpected::Other(&got), expected));
+                    }
+                }
+            }
+            items
+        }
+        other => {
+            return Err(D::Error::invalid_type(
+                Unexpected::Other(&described(&other)),
+                expected,
+            ));
+        }
+    };
+    Ok(Some(
+        items
+            .iter()
+            .map(|item| item.trim())
+            .filter(|item| !item.is_empty())
+            .map(str::to_owned)
+            .collect(),
+    ))
+}
+
 /// A search query: trimmed, at least [`MIN_QUERY_CHARS`] characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchQuery(String);
@@ -421,6 +510,105 @@ mod tests {
         );
         // Nothing was sent for a missing argument.
         assert_eq!(shown(json!({})), None);
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct ListArgs {
+        #[serde(default, deserialize_with = "one_or_many")]
+        ids: Vec<String>,
+        #[serde(default, deserialize_with = "opt_one_or_many")]
+        include: Option<Vec<String>>,
+    }
+
+    fn ids(v: serde_json::Value) -> Vec<String> {
+        decode_arguments::<ListArgs>(json!({ "ids": v }))
+            .unwrap()
+            .ids
+    }
+
+    #[test]
+    fn a_list_argument_is_a_list_or_one_string_split_on_commas_and_line_breaks() {
+        // A list, item by item: trimmed, blanks dropped, order and repeats kept.
+        assert_eq!(
+            ids(json!(["TP53", " MDM2 ", "", "TP53"])),
+            ["TP53", "MDM2", "TP53"]
+        );
+        // An item of a list is never split: a comma may belong to it.
+        assert_eq!(
+            ids(json!([
+                "NM_004006.2:r.[897u>g,832_960del]",
+                "16:89,279,135-89,279,135/C"
+            ])),
+            [
+                "NM_004006.2:r.[897u>g,832_960del]",
+                "16:89,279,135-89,279,135/C"
+            ]
+        );
+        // One string: one item, or items split on commas and line breaks.
+        assert_eq!(ids(json!("TP53")), ["TP53"]);
+        assert_eq!(ids(json!("TP53, MDM2 ,CDKN1A")), ["TP53", "MDM2", "CDKN1A"]);
+        assert_eq!(
+            ids(json!("TP53\nMDM2\r\nCDKN1A")),
+            ["TP53", "MDM2", "CDKN1A"]
+        );
+        assert_eq!(ids(json!(",TP53,,MDM2, ,")), ["TP53", "MDM2"]);
+        // Nothing: a lone empty string, blanks only, an empty list, null, absent.
+        for nothing in [
+            json!(""),
+            json!(" , \n"),
+            json!([]),
+            json!([" "]),
+            json!(null),
+        ] {
+            assert!(ids(nothing.clone()).is_empty(), "{nothing}");
+        }
+        let absent: ListArgs = decode_arguments(json!({})).unwrap();
+        assert!(absent.ids.is_empty());
+    }
+
+    #[test]
+    fn an_optional_list_tells_null_from_empty() {
+        let include = |v: serde_json::Value| {
+            decode_arguments::<ListArgs>(json!({ "include": v }))
+                .unwrap()
+                .include
+        };
+        assert_eq!(include(json!(null)), None);
+        assert_eq!(include(json!("")), Some(Vec::new()));
+        assert_eq!(include(json!([])), Some(Vec::new()));
+        assert_eq!(
+            include(json!("genes,variants")),
+            Some(vec!["genes".to_owned(), "variants".to_owned()])
+        );
+        let absent: ListArgs = decode_arguments(json!({})).unwrap();
+        assert_eq!(absent.include, None);
+    }
+
+    #[test]
+    fn a_list_holding_other_than_strings_is_refused_with_a_sentence() {
+        let refused = |v: serde_json::Value| {
+            let err = decode_arguments::<ListArgs>(json!({ "ids": v })).unwrap_err();
+            assert_eq!(err.code(), ErrorCode::InvalidInput);
+            let body = err.to_envelope().error;
+            (body.message, body.invalid_input)
+        };
+        let expected = "Argument 'ids' has the wrong type: expected a list of strings, or one \
+                        string of comma-separated items, got";
+        for (value, got) in [
+            (json!(["TP53", null]), "a list whose item 2 is null."),
+            (json!([7157]), "a list whose item 1 is the number 7157."),
+            (json!(["TP53", ["MDM2"]]), "a list whose item 2 is a list."),
+            (json!(7157), "the number 7157."),
+            (json!(true), "true."),
+            (json!({"id": "TP53"}), "an object."),
+        ] {
+            let (message, echoed) = refused(value.clone());
+            assert_eq!(message, format!("{expected} {got}"), "{value}");
+            assert!(!message.contains("untagged"), "{message}");
+            // What was sent for the argument, as it was sent.
+            assert_eq!(echoed, Some(value.to_string()), "{value}");
+        }
     }
 
     #[test]

@@ -35,26 +35,13 @@ const MAX_IDS: usize = 20;
 pub struct MapIdsArgs {
     /// 1–20 identifiers: gene symbol, ENSG/ENST/ENSP, UniProt, HGNC:…, NCBI Gene, RefSeq,
     /// STRING (9606.ENSP…), CHEMBL…, InChIKey, PubChem `CID:2244`, rsID or SPDI.
-    #[serde(deserialize_with = "one_or_many")]
+    #[serde(deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>", length(min = 1, max = 20))]
     pub ids: Vec<String>,
     /// Species of gene symbols and other gene IDs, e.g. `human`, `mouse`, `9606`.
     #[serde(default)]
     #[schemars(extend("default" = "human"))]
     pub species: Option<String>,
-}
-
-fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(String),
-        Many(Vec<String>),
-    }
-    Ok(match OneOrMany::deserialize(d)? {
-        OneOrMany::One(one) => vec![one],
-        OneOrMany::Many(many) => many,
-    })
 }
 
 /// One equivalent identifier.

@@ -1,11 +1,12 @@
 //! Sets of proteins, as the set tools take them: an `identifiers` argument (names, UniProt
-//! accessions and STRING CURIEs, mixed; a list or one comma-separated string), its
-//! species, and its resolution to STRING proteins in one `get_string_ids` request.
+//! accessions and STRING CURIEs, mixed; a list or one string, read by core's
+//! `args::one_or_many`), its species, and its resolution to STRING proteins in one
+//! `get_string_ids` request.
 //! Identifiers STRING cannot map are listed, not fatal, unless none maps.
 
 use lifesciences_core::ApiError;
 use lifesciences_core::schemars::{self, JsonSchema};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 
 use crate::ids::{Species, SpeciesArg, StringId, strip_curie_prefix};
 use crate::models::Lenient;
@@ -15,25 +16,11 @@ use crate::server::StringServer;
 /// multi-protein query.
 pub(crate) const MAX_SET: usize = 2000;
 
-/// A list of strings, or one string of comma- or line-separated names.
-pub(crate) fn one_or_many<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        Many(Vec<String>),
-        One(String),
-    }
-    match Option::<OneOrMany>::deserialize(deserializer)? {
-        Some(OneOrMany::Many(list)) => Ok(list),
-        Some(OneOrMany::One(text)) => Ok(text.split(',').map(str::to_owned).collect()),
-        None => Ok(Vec::new()),
-    }
-}
-
 /// Trim, split multi-line entries, drop blanks and repeats, strip the CURIE prefix (in
 /// any case: `string:9606.ENSP…` is the protein, not a name STRING cannot resolve).
+/// An item of a list is split on line breaks because STRING separates the identifiers of
+/// a request by them: one such item would reach STRING as several identifiers and no
+/// longer match its answer rows by position.
 /// Empty, or more than `max`, is `INVALID_INPUT`; `why_max` says why the cap is there.
 pub(crate) fn normalise(
     raw: &[String],

@@ -18,7 +18,6 @@ use crate::client::MAX_LOOKUP_BATCH;
 use crate::ids;
 use crate::models::{LookupObject, XrefEntry};
 use crate::server::EnsemblServer;
-use crate::tools::predict_variant_effect::one_or_many;
 use crate::tools::{gene_name, not_found};
 use crate::xrefs::cross_references;
 
@@ -34,7 +33,7 @@ pub struct GetGeneArgs {
     pub ensembl_id: Option<String>,
     /// Instead of `ensembl_id`: 1–1000 gene IDs, answered as `genes` (cross-references
     /// for the first 50).
-    #[serde(default, deserialize_with = "one_or_many")]
+    #[serde(default, deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(max = 1000))]
     pub ensembl_ids: Vec<String>,

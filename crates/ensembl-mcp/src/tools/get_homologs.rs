@@ -14,7 +14,6 @@ use crate::ids::{self, Parsed};
 use crate::models::Homology;
 use crate::server::EnsemblServer;
 use crate::species;
-use crate::tools::predict_variant_effect::one_or_many;
 use crate::tools::{not_found, species_refused};
 
 /// Which homologies.
@@ -54,7 +53,7 @@ pub(crate) struct GetHomologsArgs {
     #[schemars(extend("default" = "orthologues"))]
     pub kind: Option<HomologyType>,
     /// Only these species, e.g. ["mouse", "danio_rerio"].
-    #[serde(default, deserialize_with = "one_or_many")]
+    #[serde(default, deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(max = 20))]
     pub target_species: Vec<String>,

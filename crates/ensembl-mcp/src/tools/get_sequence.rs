@@ -15,7 +15,6 @@ use crate::ids::{self, Feature, Parsed};
 use crate::models::SequenceRecord;
 use crate::server::EnsemblServer;
 use crate::species;
-use crate::tools::predict_variant_effect::one_or_many;
 use crate::tools::species_refused;
 
 /// Default cap per sequence, in letters.
@@ -57,7 +56,7 @@ impl SequenceType {
 #[serde(deny_unknown_fields)]
 pub(crate) struct GetSequenceArgs {
     /// 1–50 Ensembl stable IDs (ENSG, ENST, ENSP); or use `region`.
-    #[serde(default, deserialize_with = "one_or_many")]
+    #[serde(default, deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(max = 50))]
     pub ids: Vec<String>,

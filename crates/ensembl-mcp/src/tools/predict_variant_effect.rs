@@ -21,7 +21,7 @@ use futures::future::join_all;
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool, tool_router};
 use lifesciences_core::{ApiError, ErrorCode, Parameters};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 
 use crate::client::{MAX_VEP_BATCH, VepForm};
 use crate::models::{VepColocated, VepResult, VepTranscript};
@@ -45,7 +45,7 @@ pub(crate) struct PredictArgs {
     /// is 17:7676154 G>C, as the IGVF Catalog gives it); `chr:pos:ref:alt` with a
     /// chromosome name and a 1-based position as in VCF (`17:7676154:G:C`); or
     /// `chr:start-end/allele`.
-    #[serde(deserialize_with = "one_or_many")]
+    #[serde(deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 200))]
     pub variants: Vec<String>,
@@ -57,21 +57,6 @@ pub(crate) struct PredictArgs {
     #[serde(default)]
     #[schemars(extend("default" = false))]
     pub all_transcripts: bool,
-}
-
-/// A list of strings, or one string of comma- or line-separated items.
-pub(crate) fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        Many(Vec<String>),
-        One(String),
-    }
-    Ok(match Option::<OneOrMany>::deserialize(d)? {
-        Some(OneOrMany::Many(list)) => list,
-        Some(OneOrMany::One(text)) => text.split([',', '\n']).map(str::to_owned).collect(),
-        None => Vec::new(),
-    })
 }
 
 /// A known variant at the same place.

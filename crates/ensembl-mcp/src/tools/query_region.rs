@@ -14,9 +14,9 @@ use crate::ids;
 use crate::models::OverlapFeature;
 use crate::server::EnsemblServer;
 use crate::species;
+use crate::tools::gene_name;
 use crate::tools::get_sequence::parse_region;
 use crate::tools::species_refused;
-use crate::tools::{gene_name, predict_variant_effect::one_or_many};
 
 /// Ensembl's widest window.
 const MAX_WINDOW: u64 = 5_000_000;
@@ -58,7 +58,7 @@ pub(crate) struct QueryRegionArgs {
     pub species: Option<String>,
     /// gene, transcript, exon, cds, mane, variation, somatic_variation,
     /// structural_variation, regulatory, motif, constrained, repeat, band.
-    #[serde(default, deserialize_with = "one_or_many")]
+    #[serde(default, deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(extend("default" = ["gene"]))]
     pub features: Vec<String>,

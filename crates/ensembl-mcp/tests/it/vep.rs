@@ -211,6 +211,49 @@ async fn a_refused_place_is_reported_with_veps_words() {
     client.close().await;
 }
 
+/// `variants` as one string is split on commas and line breaks and each item trimmed, as
+/// every list argument is; a list holding a number is refused in a sentence before any
+/// request (it used to be serde's "did not match any variant of untagged enum" text).
+#[tokio::test]
+async fn variants_as_one_string_are_split_and_a_number_among_them_is_refused() {
+    let upstream = Upstream::empty().await;
+    mount_vep(&upstream).await;
+    let client = upstream.client().await;
+
+    let answer = client
+        .call_ok(
+            "ensembl_predict_variant_effect",
+            json!({"variants": " rs186950277 ,\r\nRS186950277\n"}),
+        )
+        .await;
+
+    let inputs: Vec<&str> = answer["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["input"].as_str().unwrap())
+        .collect();
+    assert_eq!(inputs, ["rs186950277", "RS186950277"]);
+    let ids = &upstream.requests_to("/ensembl/vep/homo_sapiens/id").await[0];
+    assert_eq!(body(ids), json!({"ids": ["rs186950277"]}));
+
+    let before = upstream.requests().await.len();
+    let err = client
+        .call_err(
+            "ensembl_predict_variant_effect",
+            json!({"variants": ["rs699", 699]}),
+        )
+        .await;
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    assert_eq!(
+        err.message,
+        "Argument 'variants' has the wrong type: expected a list of strings, or one string of \
+         comma-separated items, got a list whose item 2 is the number 699."
+    );
+    assert_eq!(upstream.requests().await.len(), before);
+    client.close().await;
+}
+
 #[tokio::test]
 async fn an_unknown_species_or_too_many_variants_is_invalid_input() {
     let upstream = Upstream::empty().await;

@@ -62,25 +62,16 @@ pub struct SearchRegionArgs {
     pub limit: Option<u32>,
 }
 
-/// `include` as a list, or forgivingly as one string (`"genes"`, `"genes,variants"`).
+/// `include` as core's `args::opt_one_or_many` reads a list (also one string such as
+/// `"genes"` or `"genes, variants"`), each item a content by a forgiving name.
 fn one_or_many<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Vec<RegionContent>>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Raw {
-        Many(Vec<String>),
-        One(String),
-    }
-    let items: Vec<String> = match Option::<Raw>::deserialize(d)? {
-        None => return Ok(None),
-        Some(Raw::Many(v)) => v,
-        Some(Raw::One(s)) => s.split(',').map(str::to_owned).collect(),
+    let Some(items) = lifesciences_core::args::opt_one_or_many(d)? else {
+        return Ok(None);
     };
     items
         .iter()
-        .map(|s| s.trim())
-        .filter(|s| !s.is_empty() || items.len() == 1)
         .map(
             |s| match s.to_ascii_lowercase().replace([' ', '-'], "_").as_str() {
                 "genes" | "gene" => Ok(RegionContent::Genes),

@@ -440,3 +440,61 @@ async fn a_1_based_region_reaches_the_catalog_0_based_and_positions_come_back_1_
     assert_requests_follow_the_spec(&upstream).await;
     client.close().await;
 }
+
+/// `include` as one string is split on commas and line breaks too (it used to be split on
+/// commas only: `"genes\nregulatory elements"` was refused as one unknown content), so only
+/// the two lists asked for are queried; a lone `""` is an empty list ("nothing to search",
+/// it used to be "'' cannot be included"), and a list holding null is refused in a sentence.
+#[tokio::test]
+async fn include_as_one_string_is_split_on_line_breaks_and_commas() {
+    let (upstream, client) = setup().await;
+    let region = "chr1:1157519-1158189";
+    route(&upstream, "genes", &[("region", region)], empty()).await;
+    route(
+        &upstream,
+        "genomic-elements",
+        &[("region", region)],
+        fixture("genomic-elements__region=chr1_1157520-1158189.json"),
+    )
+    .await;
+
+    let out = client
+        .call_ok(
+            "igvf_search_region",
+            json!({"region": "chr1:1157520-1158189", "include": "genes\nregulatory elements,"}),
+        )
+        .await;
+
+    assert_eq!(out["genes"], json!([]));
+    assert_eq!(out["regulatory_elements"][0]["id"], "EH38E2777055");
+    assert!(out.get("variants").is_none(), "{out:#}");
+    let mut asked: Vec<String> = requests(&upstream).await.into_iter().map(|r| r.0).collect();
+    asked.sort();
+    assert_eq!(asked, ["/genes", "/genomic-elements"]);
+
+    let e = client
+        .call_err(
+            "igvf_search_region",
+            json!({"region": "chr1:1-2", "include": ""}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert_eq!(
+        e.message,
+        "Argument 'include' is empty, so there is nothing to search."
+    );
+    let e = client
+        .call_err(
+            "igvf_search_region",
+            json!({"region": "chr1:1-2", "include": ["genes", null]}),
+        )
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert_eq!(
+        e.message,
+        "Argument 'include' has the wrong type: expected a list of strings, or one string of \
+         comma-separated items, got a list whose item 2 is null."
+    );
+    assert_eq!(requests(&upstream).await.len(), 2);
+    client.close().await;
+}

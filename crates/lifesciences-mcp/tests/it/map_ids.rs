@@ -460,3 +460,59 @@ async fn when_every_input_fails_the_failure_is_the_answer() {
     assert_eq!(e.code, ErrorCode::UnresolvedEntity);
     client.close().await;
 }
+
+/// `ids` as one string is split on commas and line breaks, each trimmed, as every list
+/// argument is (it used to be one identifier: `"rs80357906, %%%"` was one unrecognised
+/// input, so the whole call failed); a list holding a number, and `null`, are refused in a
+/// sentence (the first used to be serde's "did not match any variant" text).
+#[tokio::test]
+async fn ids_as_one_string_are_split_on_commas_and_line_breaks() {
+    let (upstream, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/igvf/variants"))
+        .and(query_param("rsid", "rs80357906"))
+        .respond_with(fixture("igvf-mcp", "variants__rsid=rs80357906.json"))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+
+    let out = client
+        .call_ok(
+            "lifesciences_map_ids",
+            json!({"ids": " rs80357906 ,\n%%%\n"}),
+        )
+        .await;
+
+    let inputs: Vec<&str> = out["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["input"].as_str().unwrap())
+        .collect();
+    assert_eq!(inputs, ["rs80357906", "%%%"]);
+    assert_eq!(out["mapped"], 1);
+    assert_eq!(out["failed"], 1);
+    assert_eq!(
+        ids_of(&out["results"][0], "spdi"),
+        ["NC_000017.11:43057062:GGG:GGGG"]
+    );
+    assert_eq!(out["results"][1]["error"]["code"], "UNRESOLVED_ENTITY");
+    assert_eq!(paths(&upstream).await, ["/igvf/variants"]);
+
+    let e = client
+        .call_err("lifesciences_map_ids", json!({"ids": ["rs80357906", 7157]}))
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert_eq!(
+        e.message,
+        "Argument 'ids' has the wrong type: expected a list of strings, or one string of \
+         comma-separated items, got a list whose item 2 is the number 7157."
+    );
+    let e = client
+        .call_err("lifesciences_map_ids", json!({"ids": null}))
+        .await;
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert_eq!(e.message, "'ids' holds 0 identifiers; give 1 to 20.");
+    assert_eq!(paths(&upstream).await.len(), 1);
+    client.close().await;
+}

@@ -33,7 +33,7 @@ const MAX_BACKGROUND: usize = 5000;
 pub(crate) struct GetEnrichmentArgs {
     /// 1–2000 names, UniProt accessions or CURIEs; one protein is tested with its 10
     /// closest interactors.
-    #[serde(deserialize_with = "set::one_or_many")]
+    #[serde(deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 2000))]
     pub identifiers: Vec<String>,
@@ -41,7 +41,7 @@ pub(crate) struct GetEnrichmentArgs {
     #[serde(default)]
     pub species: Option<SpeciesArg>,
     /// STRING codes, e.g. Process, Function, Component, KEGG, RCTM, PMID; default all.
-    #[serde(default, deserialize_with = "set::one_or_many")]
+    #[serde(default, deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     pub categories: Vec<String>,
     /// Keep terms with FDR at most this, 0–1.
@@ -50,7 +50,7 @@ pub(crate) struct GetEnrichmentArgs {
     #[schemars(extend("default" = 0.05))]
     pub max_fdr: Option<f64>,
     /// Up to 5000 proteins to test against (default: the genome).
-    #[serde(default, deserialize_with = "set::one_or_many")]
+    #[serde(default, deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     pub background: Vec<String>,
     /// Terms per page, 1–200.

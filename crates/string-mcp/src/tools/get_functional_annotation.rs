@@ -29,7 +29,7 @@ use crate::set::{self, MAX_SET};
 #[serde(deny_unknown_fields)]
 pub(crate) struct GetFunctionalAnnotationArgs {
     /// 1–2000 names, UniProt accessions or CURIEs.
-    #[serde(deserialize_with = "set::one_or_many")]
+    #[serde(deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 2000))]
     pub identifiers: Vec<String>,
@@ -37,7 +37,7 @@ pub(crate) struct GetFunctionalAnnotationArgs {
     #[serde(default)]
     pub species: Option<SpeciesArg>,
     /// STRING codes as for enrichment; default all.
-    #[serde(default, deserialize_with = "set::one_or_many")]
+    #[serde(default, deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     pub categories: Vec<String>,
     /// Terms per page, 1–500.

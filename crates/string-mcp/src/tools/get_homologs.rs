@@ -25,7 +25,7 @@ const MAX_TARGETS: usize = 10;
 #[serde(deny_unknown_fields)]
 pub(crate) struct GetHomologsArgs {
     /// 1–2000 names, UniProt accessions or CURIEs.
-    #[serde(deserialize_with = "set::one_or_many")]
+    #[serde(deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 2000))]
     pub identifiers: Vec<String>,
@@ -48,25 +48,29 @@ pub(crate) struct GetHomologsArgs {
     pub cursor: Option<String>,
 }
 
-/// `target_species` as sent: one taxon or name, a list of them, or a comma-separated
-/// string.
+/// `target_species` as sent: one taxon or name, a list of them, or one string split by
+/// core's list rule (`args::split_list`: commas and line breaks). Numbers are taxa, so
+/// this reads them too, which `args::one_or_many` refuses.
 fn targets<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    let one = |v: serde_json::Value| match v {
-        serde_json::Value::Number(n) => Ok(vec![n.to_string()]),
-        serde_json::Value::String(s) => Ok(s.split(',').map(str::to_owned).collect()),
-        other => Err(serde::de::Error::invalid_type(
-            serde::de::Unexpected::Other(&other.to_string()),
+    let refused = |v: &serde_json::Value| {
+        serde::de::Error::invalid_type(
+            serde::de::Unexpected::Other(&v.to_string()),
             &"NCBI taxon IDs such as 10090, or common names such as 'mouse'",
-        )),
+        )
     };
     match Option::<serde_json::Value>::deserialize(deserializer)? {
         None => Ok(Vec::new()),
+        Some(serde_json::Value::Number(n)) => Ok(vec![n.to_string()]),
+        Some(serde_json::Value::String(s)) => Ok(lifesciences_core::args::split_list(&s)),
         Some(serde_json::Value::Array(items)) => items
-            .into_iter()
-            .map(one)
-            .collect::<Result<Vec<_>, _>>()
-            .map(|lists| lists.concat()),
-        Some(v) => one(v),
+            .iter()
+            .map(|v| match v {
+                serde_json::Value::Number(n) => Ok(n.to_string()),
+                serde_json::Value::String(s) => Ok(s.trim().to_owned()),
+                other => Err(refused(other)),
+            })
+            .collect(),
+        Some(other) => Err(refused(&other)),
     }
 }
 

@@ -30,7 +30,7 @@ pub(crate) struct GetInteractionsArgs {
     #[serde(default)]
     pub string_id: Option<String>,
     /// Instead of `string_id`: 1–100 CURIEs of one species, `limit` partners each.
-    #[serde(default, deserialize_with = "crate::set::one_or_many")]
+    #[serde(default, deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 100))]
     pub string_ids: Vec<String>,

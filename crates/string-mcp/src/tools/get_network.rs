@@ -26,7 +26,7 @@ const MAX_NODES_SHOWN: usize = 200;
 #[serde(deny_unknown_fields)]
 pub(crate) struct GetNetworkArgs {
     /// 1–2000 names, UniProt accessions or CURIEs.
-    #[serde(deserialize_with = "set::one_or_many")]
+    #[serde(deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 2000))]
     pub identifiers: Vec<String>,

@@ -22,7 +22,6 @@ use crate::client::{ImageFormat, ImageRequest, NetworkFlavor, NetworkType};
 use crate::ids::SpeciesArg;
 use crate::score::{RequiredScoreArg, required_score};
 use crate::server::StringServer;
-use crate::set;
 use crate::tools::get_network_image_url::{
     MAX_ADD_NODES, MAX_QUERY_BYTES, image_species, normalise, query_bytes,
 };
@@ -47,7 +46,7 @@ pub(crate) enum Figure {
 #[serde(deny_unknown_fields)]
 pub(crate) struct NetworkPictureArgs {
     /// 1–500 names, UniProt accessions or CURIEs.
-    #[serde(deserialize_with = "set::one_or_many")]
+    #[serde(deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 500))]
     pub identifiers: Vec<String>,

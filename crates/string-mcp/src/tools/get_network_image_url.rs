@@ -27,7 +27,7 @@ pub(crate) const MAX_ADD_NODES: u32 = 100;
 #[serde(deny_unknown_fields)]
 pub(crate) struct NetworkImageArgs {
     /// 1–500 names or STRING CURIEs, in a link of at most 6 KB (about 260 CURIEs).
-    #[serde(deserialize_with = "set::one_or_many")]
+    #[serde(deserialize_with = "lifesciences_core::args::one_or_many")]
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 500))]
     pub identifiers: Vec<String>,

@@ -635,3 +635,56 @@ async fn the_partners_of_each_of_four_genes_come_in_one_request() {
     assert_eq!(request_count(&upstream).await, 1);
     client.close().await;
 }
+
+/// `string_ids` as one string, a pasted column with a comma among the line breaks, is the
+/// same five proteins in one POST (it used to be split on commas only, and a line break
+/// left two CURIEs in one item, refused); a list holding a number is refused in a
+/// sentence before any request.
+#[tokio::test]
+async fn string_ids_as_one_string_are_split_on_line_breaks_and_commas() {
+    use crate::support::{identifiers_of, post};
+    let (upstream, client) = setup().await;
+    post("interaction_partners")
+        .respond_with(fixture("interaction_partners__set4_limit1.json"))
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    let pasted = "STRING:9606.ENSP00000369071\n STRING:9606.ENSP00000401645\r\n\
+                  STRING:9606.ENSP00000305651, STRING:9606.ENSP00000276927\n\
+                  STRING:9606.ENSP00000269305\n";
+
+    let network = client
+        .call_ok(
+            "string_get_interactions",
+            json!({"string_ids": pasted, "limit": 1}),
+        )
+        .await;
+
+    assert_eq!(names(&network), ["FN1", "PLAT", "CCL5", "IFNAR2"]);
+    let sent = &requests_to(&upstream, "interaction_partners").await[0];
+    assert_eq!(
+        identifiers_of(sent),
+        [
+            "9606.ENSP00000369071",
+            "9606.ENSP00000401645",
+            "9606.ENSP00000305651",
+            "9606.ENSP00000276927",
+            "9606.ENSP00000269305",
+        ]
+    );
+
+    let err = client
+        .call_err(
+            "string_get_interactions",
+            json!({"string_ids": [TP53, 9606]}),
+        )
+        .await;
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    assert_eq!(
+        err.message,
+        "Argument 'string_ids' has the wrong type: expected a list of strings, or one string \
+         of comma-separated items, got a list whose item 2 is the number 9606."
+    );
+    assert_eq!(request_count(&upstream).await, 1);
+    client.close().await;
+}
