@@ -366,6 +366,26 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    #[test]
+    fn target_species_take_numbers_names_and_one_string_split_by_the_list_rule() {
+        let targets = |v: serde_json::Value| {
+            lifesciences_core::args::decode_arguments::<GetHomologsArgs>(
+                json!({"identifiers": ["TP53"], "target_species": v}),
+            )
+            .map(|a| a.target_species)
+        };
+        assert_eq!(targets(json!(10090)).unwrap(), ["10090"]);
+        assert_eq!(targets(json!([10090, " rat "])).unwrap(), ["10090", "rat"]);
+        assert_eq!(
+            targets(json!("mouse, rat\n7955")).unwrap(),
+            ["mouse", "rat", "7955"]
+        );
+        assert!(targets(json!(null)).unwrap().is_empty());
+        let err = targets(json!([10090, null])).unwrap_err();
+        assert_eq!(err.code(), lifesciences_core::ErrorCode::InvalidInput);
+        assert!(err.to_envelope().error.message.contains("'target_species'"));
+    }
+
     fn set() -> set::Resolved {
         set::Resolved {
             proteins: vec![
