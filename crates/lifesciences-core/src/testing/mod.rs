@@ -47,7 +47,7 @@ pub use definitions::{
 };
 pub use faults::{Fault, assert_fault_matrix, faults};
 pub use fixtures::{Fixtures, fixture};
-pub use logs::{LogCapture, capture_logs};
+pub use logs::LogCapture;
 pub use mock::{
     Recording, busiest_within, mock_env, mock_env_with_releases, mock_source, mock_upstream, quick,
     requests_named, requests_seen,
