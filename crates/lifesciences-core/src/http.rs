@@ -465,7 +465,7 @@ impl HttpClient {
     async fn fetch_and_keep(self, request: Prepared, caching: bool) -> Result<Fetched, ApiError> {
         let store = &self.inner.store;
         let shared_key = (caching && store.in_use()).then(|| store::answer_key(&request.key));
-        let mut locked = false;
+        let mut lock = None;
         if let Some(key) = &shared_key {
             let hold = self.inner.config.timeout + Duration::from_secs(5);
             match shared::lead_or_wait(store, key, hold, self.inner.config.timeout).await {
@@ -477,7 +477,9 @@ impl HttpClient {
                         origin: provenance::Origin::Cache,
                     });
                 }
-                shared::Lead::Fetch { locked: got } => locked = got,
+                shared::Lead::Fetch { locked } => {
+                    lock = locked.then(|| shared::Held::new(Arc::clone(store), key.clone()));
+                }
             }
         }
         let result = self.fetch_with_retries(&request).await.map(|body| {
@@ -501,8 +503,8 @@ impl HttpClient {
                 };
                 shared::keep(store, key, &stored).await;
             }
-            if locked {
-                shared::unlock(store, key).await;
+            if let Some(lock) = lock {
+                lock.release().await;
             }
         }
         result

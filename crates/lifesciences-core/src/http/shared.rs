@@ -300,6 +300,37 @@ pub(crate) async fn unlock(store: &Shared, key: &str) {
     store.run_if_up(|b| b.unlock(key)).await;
 }
 
+/// A request's lock held by this process: given back with [`Held::release`], or, when
+/// the call is cancelled first, by a task of its own, so the other replicas need not wait
+/// out its hold.
+pub(crate) struct Held {
+    lock: Option<(Arc<Shared>, String)>,
+}
+
+impl Held {
+    pub(crate) fn new(store: Arc<Shared>, key: String) -> Self {
+        Self {
+            lock: Some((store, key)),
+        }
+    }
+
+    pub(crate) async fn release(mut self) {
+        if let Some((store, key)) = self.lock.take() {
+            unlock(&store, &key).await;
+        }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if let Some((store, key)) = self.lock.take()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            runtime.spawn(async move { unlock(&store, &key).await });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

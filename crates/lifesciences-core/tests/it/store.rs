@@ -160,6 +160,39 @@ async fn identical_requests_in_three_processes_make_one_upstream_request() {
     );
 }
 
+/// A process whose call is cancelled while it holds a request's lock gives the lock
+/// back: another process asks at once instead of waiting out the lock's hold (the
+/// source's timeout, 5 s here, plus 5 s).
+#[tokio::test]
+async fn a_cancelled_holder_gives_back_its_lock() {
+    let responder = Recording::new(
+        ResponseTemplate::new(200)
+            .set_body_json(json!({"ok": true}))
+            .set_delay(Duration::from_millis(800)),
+    );
+    let (_server, config) = upstream(&responder, "Shared").await;
+    let folder = Folder::new("cancelled");
+    let (a, b) = (process(&config, &folder), process(&config, &folder));
+    let cancelled = tokio::time::timeout(Duration::from_millis(200), get(&a, "slow")).await;
+    assert!(
+        cancelled.is_err(),
+        "the first call is cancelled while in flight"
+    );
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = std::time::Instant::now();
+    get(&b, "slow").await.unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "the second process waited {:?} for a lock nobody held",
+        started.elapsed()
+    );
+    assert_eq!(
+        responder.count(),
+        2,
+        "the cancelled request, then the second"
+    );
+}
+
 /// A `Retry-After` told to one process pauses every process: another one's request
 /// waits for the pause instead of reaching the upstream.
 #[tokio::test]
