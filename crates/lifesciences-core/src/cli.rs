@@ -316,7 +316,8 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
             options.session_idle = std::time::Duration::from_secs(session_idle_secs);
             options.session_hibernate = std::time::Duration::from_secs(session_hibernate_secs);
             options.max_sessions = usize::try_from(max_sessions).unwrap_or(usize::MAX);
-            options.store = Some(env.shared());
+            // Built with the server above, so its settings are known to be valid.
+            options.store = env.shared().ok();
             serve::serve_http(server, options).await
         }
         Some(Command::Call { tool, args }) => return call::<S>(server, &tool, &args, out).await,
@@ -348,16 +349,8 @@ fn http_from_env(env: &Env, options: &mut HttpOptions) -> Result<(), String> {
         }
     }
     if let Some(value) = env.var(serve::STATELESS_VAR) {
-        options.stateless = match value.trim().to_ascii_lowercase().as_str() {
-            "1" | "true" | "yes" | "on" => true,
-            "0" | "false" | "no" | "off" => false,
-            _ => {
-                return Err(format!(
-                    "{} is '{value}'; expected 1 (serve without sessions) or 0",
-                    serve::STATELESS_VAR
-                ));
-            }
-        };
+        options.stateless =
+            crate::config::parse_switch(serve::STATELESS_VAR, &value).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -774,7 +767,7 @@ mod tests {
         let env = Env::from_pairs(&[("LIFESCIENCES_STATELESS", "sometimes")]);
         let refused = http_from_env(&env, &mut HttpOptions::new("127.0.0.1:0")).unwrap_err();
         assert!(
-            refused.contains("LIFESCIENCES_STATELESS is 'sometimes'"),
+            refused.contains("LIFESCIENCES_STATELESS=\"sometimes\" is not valid: expected 1 or 0"),
             "{refused}"
         );
         // Listed by --help and the docs, and never warned about as unknown.

@@ -47,7 +47,7 @@ pub struct Env {
     placeholders: Mutex<BTreeSet<String>>,
     /// Proxies and extra roots, read once on the first source's configuration.
     network: OnceLock<Result<Arc<Network>, ConfigError>>,
-    shared: OnceLock<Arc<Shared>>,
+    shared: OnceLock<Result<Arc<Shared>, ConfigError>>,
 }
 
 impl std::fmt::Debug for Env {
@@ -162,11 +162,10 @@ impl Env {
     /// The configuration of `upstream` in this environment.
     /// The store every source of this server shares (answers, budgets, pauses), as the
     /// environment chooses it ([`Shared::from_env`]); opened once, on first use.
-    pub fn shared(&self) -> Arc<Shared> {
-        Arc::clone(
-            self.shared
-                .get_or_init(|| Arc::new(Shared::from_env(|var| self.raw(var)))),
-        )
+    pub fn shared(&self) -> Result<Arc<Shared>, ConfigError> {
+        self.shared
+            .get_or_init(|| Shared::from_env(|var| self.raw(var)).map(Arc::new))
+            .clone()
     }
 
     pub fn source_config(&self, upstream: &'static Upstream) -> Result<SourceConfig, ConfigError> {
@@ -190,7 +189,7 @@ impl Env {
         {
             return Ok(http.clone());
         }
-        let http = HttpClient::with_store(self.source_config(upstream)?, self.shared());
+        let http = HttpClient::with_store(self.source_config(upstream)?, self.shared()?);
         built.push(http.clone());
         Ok(http)
     }

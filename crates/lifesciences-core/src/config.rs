@@ -92,6 +92,20 @@ pub enum ConfigError {
     },
 }
 
+/// Read an on/off variable: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` (any
+/// case); anything else is a configuration error naming `var`.
+pub fn parse_switch(var: &str, raw: &str) -> Result<bool, ConfigError> {
+    match raw.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(ConfigError::InvalidVar {
+            var: var.to_owned(),
+            value: raw.to_owned(),
+            expected: "1 or 0 (also true/false, yes/no, on/off)".to_owned(),
+        }),
+    }
+}
+
 /// Whether `value` is an unexpanded placeholder: nothing but one `${…}` reference. An
 /// MCP client leaves a setting the user did not fill in this way: Claude Desktop and the
 /// MCP Bundle tooling pass `${user_config.<key>}` literally (`replaceVariables` in
@@ -493,7 +507,7 @@ pub const GLOBAL_VARIABLES: &[(&str, &str, &str)] = &[
     (
         ENV_CACHE_MAX_MB,
         "256",
-        "the most that store keeps, in MB; the oldest answers go first",
+        "the most that store keeps, in MB (1–1000000); the oldest answers go first",
     ),
     (
         ENV_REDIS_URL,
@@ -503,7 +517,7 @@ pub const GLOBAL_VARIABLES: &[(&str, &str, &str)] = &[
     (
         ENV_OFFLINE,
         "unset",
-        "`1`: answer only from the store, whatever an answer's age, and never ask an upstream",
+        "`1` (or `0`): answer only from the store, whatever an answer's age, and never ask an upstream",
     ),
     (
         ENV_CA_FILE,

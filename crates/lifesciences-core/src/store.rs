@@ -30,6 +30,8 @@ use std::time::{Duration, SystemTime};
 use bytes::Bytes;
 use futures::future::BoxFuture;
 
+use crate::config::ConfigError;
+
 pub use crate::config::{ENV_CACHE_DIR, ENV_CACHE_MAX_MB, ENV_OFFLINE, ENV_REDIS_URL};
 
 /// The file name of the embedded store inside the cache directory. The `v1` is the
@@ -211,32 +213,37 @@ impl Shared {
     /// The store the environment asks for: Redis when `LIFESCIENCES_REDIS_URL` is set,
     /// else the embedded store in `LIFESCIENCES_CACHE_DIR` (default: the platform's cache
     /// directory, found from `XDG_CACHE_HOME`, `HOME` or `LOCALAPPDATA`), else memory.
-    /// Never fails: a store that cannot be opened is logged once and the process keeps
-    /// everything in memory.
-    pub fn from_env(lookup: impl Fn(&str) -> Option<String>) -> Self {
+    /// A setting of the wrong form (an offline switch that is not 1 or 0, a size that is
+    /// not a number, a Redis URL that is not one) is a configuration error, as for every
+    /// other variable. A store that cannot be opened or reached is not: it is logged once
+    /// and the process keeps everything in memory.
+    pub fn from_env(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let get = |var: &str| crate::config::usable(lookup(var));
-        let offline = get(ENV_OFFLINE).is_some_and(|v| is_true(&v));
+        let offline = match get(ENV_OFFLINE) {
+            Some(raw) => crate::config::parse_switch(ENV_OFFLINE, &raw)?,
+            None => false,
+        };
         if let Some(url) = get(ENV_REDIS_URL) {
-            return match redis_backend(url.trim()) {
-                Ok(backend) => Self::with_backend(Some(backend), offline),
-                Err(e) => {
-                    tracing::warn!(error = %e, "{ENV_REDIS_URL} is not usable: keeping answers and budgets in this process");
-                    Self::with_backend(None, offline)
-                }
-            };
+            let backend = redis_backend(url.trim()).map_err(|e| ConfigError::InvalidVar {
+                var: ENV_REDIS_URL.to_owned(),
+                value: url.clone(),
+                expected: e.0,
+            })?;
+            return Ok(Self::with_backend(Some(backend), offline));
         }
         let dir = match get(ENV_CACHE_DIR) {
             Some(dir) if dir.trim().eq_ignore_ascii_case("off") => None,
             Some(dir) => Some(std::path::PathBuf::from(dir.trim())),
             None => default_cache_dir(&get),
         };
-        let Some(dir) = dir else {
-            return Self::with_backend(None, offline);
+        let max_mb = match get(ENV_CACHE_MAX_MB) {
+            Some(raw) => crate::config::parse_number(ENV_CACHE_MAX_MB, &raw, 1.0..=1_000_000.0)?,
+            None => DEFAULT_CACHE_MAX_MB as f64,
         };
-        let max_bytes = get(ENV_CACHE_MAX_MB)
-            .and_then(|mb| mb.trim().parse::<u64>().ok())
-            .unwrap_or(DEFAULT_CACHE_MAX_MB)
-            .saturating_mul(1_000_000);
+        let Some(dir) = dir else {
+            return Ok(Self::with_backend(None, offline));
+        };
+        let max_bytes = (max_mb * 1_000_000.0) as u64;
         let path = dir.join(STORE_FILE);
         let opener: Opener = Box::new(move || {
             sqlite::SqliteBackend::open(&path, max_bytes)
@@ -251,7 +258,7 @@ impl Shared {
                     e
                 })
         });
-        Self::opening(Some(opener), offline)
+        Ok(Self::opening(Some(opener), offline))
     }
 
     /// The backend, opened now if this is its first use; `None` in memory.
@@ -437,13 +444,6 @@ impl Shared {
     }
 }
 
-fn is_true(value: &str) -> bool {
-    matches!(
-        value.trim().to_ascii_lowercase().as_str(),
-        "1" | "true" | "yes" | "on"
-    )
-}
-
 /// The platform's cache directory for this program: `$XDG_CACHE_HOME` or `~/.cache` on
 /// Linux and other Unixes, `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows; with
 /// `lifesciences-mcp` inside. `None` when the environment names none (a test's).
@@ -505,11 +505,34 @@ mod tests {
 
     #[test]
     fn no_cache_directory_keeps_everything_in_memory() {
-        assert_eq!(Shared::from_env(env(&[])).kind(), "memory");
+        assert_eq!(Shared::from_env(env(&[])).unwrap().kind(), "memory");
         assert_eq!(
-            Shared::from_env(env(&[("HOME", "/home/x"), (ENV_CACHE_DIR, "off")])).kind(),
+            Shared::from_env(env(&[("HOME", "/home/x"), (ENV_CACHE_DIR, "off")]))
+                .unwrap()
+                .kind(),
             "memory"
         );
+    }
+
+    #[test]
+    fn a_setting_of_the_wrong_form_is_a_configuration_error_naming_it() {
+        for (var, value) in [
+            (ENV_OFFLINE, "maybe"),
+            (ENV_CACHE_MAX_MB, "lots"),
+            (ENV_CACHE_MAX_MB, "0"),
+            (ENV_REDIS_URL, "http://redis:6379"),
+        ] {
+            let pairs: &'static [(&'static str, &'static str)] =
+                Box::leak(vec![(var, value), (ENV_CACHE_DIR, "off")].into_boxed_slice());
+            match Shared::from_env(env(pairs)) {
+                Err(ConfigError::InvalidVar { var: named, .. }) => assert_eq!(named, var),
+                other => panic!("{var}={value}: {other:?}"),
+            }
+        }
+        let offline = Shared::from_env(env(&[(ENV_OFFLINE, "1")])).unwrap();
+        assert!(offline.offline());
+        let online = Shared::from_env(env(&[(ENV_OFFLINE, "off")])).unwrap();
+        assert!(!online.offline());
     }
 
     #[test]

@@ -42,11 +42,14 @@ impl Drop for Folder {
 /// The store a process with this environment opens.
 fn store(folder: &Folder, offline: bool) -> Arc<Shared> {
     let dir = folder.path();
-    Arc::new(Shared::from_env(move |var| match var {
-        ENV_CACHE_DIR => Some(dir.clone()),
-        ENV_OFFLINE if offline => Some("1".to_owned()),
-        _ => None,
-    }))
+    Arc::new(
+        Shared::from_env(move |var| match var {
+            ENV_CACHE_DIR => Some(dir.clone()),
+            ENV_OFFLINE if offline => Some("1".to_owned()),
+            _ => None,
+        })
+        .unwrap(),
+    )
 }
 
 /// One "process": its own store connection and HTTP client for the source.
@@ -270,7 +273,7 @@ async fn a_store_file_that_cannot_be_read_leaves_the_process_in_memory() {
     let file = blocked.0.join("file");
     std::fs::write(&file, "x").unwrap();
     let path = file.join("below").display().to_string();
-    let shared = Shared::from_env(move |var| (var == ENV_CACHE_DIR).then(|| path.clone()));
+    let shared = Shared::from_env(move |var| (var == ENV_CACHE_DIR).then(|| path.clone())).unwrap();
     assert_eq!(shared.kind(), "memory");
 }
 
@@ -282,7 +285,8 @@ fn replica(config: &SourceConfig, url: &str) -> HttpClient {
     let url = url.to_owned();
     let shared = Shared::from_env(move |var| {
         (var == lifesciences_core::store::ENV_REDIS_URL).then(|| url.clone())
-    });
+    })
+    .unwrap();
     assert_eq!(shared.kind(), "redis");
     HttpClient::with_store(config.clone(), Arc::new(shared))
 }
@@ -328,9 +332,12 @@ async fn with_redis_killed_mid_run_no_call_fails_and_the_replica_says_degraded()
     let (_server, config) = upstream(&responder, "Fleet").await;
     let config = config.with_rate(50.0);
     let url = redis.url();
-    let shared = Arc::new(Shared::from_env(move |var| {
-        (var == lifesciences_core::store::ENV_REDIS_URL).then(|| url.clone())
-    }));
+    let shared = Arc::new(
+        Shared::from_env(move |var| {
+            (var == lifesciences_core::store::ENV_REDIS_URL).then(|| url.clone())
+        })
+        .unwrap(),
+    );
     let client = HttpClient::with_store(config, Arc::clone(&shared));
     get(&client, "before").await.unwrap();
     assert_eq!(shared.health().degraded, None);
