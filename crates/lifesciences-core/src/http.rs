@@ -52,6 +52,14 @@ struct Prepared {
     max_body: u64,
     /// Identity of the request for the cache and for coalescing.
     key: Arc<str>,
+    /// Its key in the store (a digest of `key`), worked out once, when first needed.
+    store_key: Arc<OnceLock<String>>,
+}
+
+impl Prepared {
+    fn store_key(&self) -> &str {
+        self.store_key.get_or_init(|| store::answer_key(&self.key))
+    }
 }
 
 /// An upstream answer's body and when the upstream sent it: what the cache holds, so an
@@ -300,6 +308,7 @@ impl HttpClient {
         )?;
         prepared.max_body = max_bytes;
         prepared.key = format!("{} max={max_bytes}", prepared.key).into();
+        prepared.store_key = Arc::default();
         let key = prepared.key.clone();
         let url = prepared.url.clone();
         let bytes = self.execute(prepared).await?;
@@ -349,6 +358,7 @@ impl HttpClient {
             accept,
             body,
             key: key.into(),
+            store_key: Arc::default(),
         })
     }
 
@@ -445,7 +455,7 @@ impl HttpClient {
         if !store.configured() {
             return None;
         }
-        let stored = shared::lookup(store, &store::answer_key(&prepared.key)).await?;
+        let stored = shared::lookup(store, prepared.store_key()).await?;
         tracing::debug!(source = %self.inner.config.name(), url = %prepared.url, "store hit");
         let fresh = stored.fresh_until > SystemTime::now();
         let hit = Fetched {
@@ -464,7 +474,7 @@ impl HttpClient {
     /// for it); keep a success in the cache and the store.
     async fn fetch_and_keep(self, request: Prepared, caching: bool) -> Result<Fetched, ApiError> {
         let store = &self.inner.store;
-        let shared_key = (caching && store.in_use()).then(|| store::answer_key(&request.key));
+        let shared_key = (caching && store.in_use()).then(|| request.store_key().to_owned());
         let mut lock = None;
         if let Some(key) = &shared_key {
             let hold = self.inner.config.timeout + Duration::from_secs(5);
