@@ -340,27 +340,22 @@ mod tests {
         SqliteBackend::open(&dir.join("store.sqlite3"), 1_000_000).unwrap()
     }
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "lifesciences-store-{name}-{}-{:x}",
-            std::process::id(),
-            fastrand::u64(..)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A fresh folder, removed with the test.
+    fn temp_dir(name: &str) -> crate::testing::TempFolder {
+        crate::testing::TempFolder::new(&format!("store-{name}")).unwrap()
     }
 
     #[tokio::test]
     async fn two_connections_to_one_file_share_one_store() {
         let dir = temp_dir("conformance");
-        let (a, b) = (open(&dir), open(&dir));
+        let (a, b) = (open(dir.path()), open(dir.path()));
         crate::store::conformance::conformance(&a, &b).await;
     }
 
     #[tokio::test]
     async fn the_oldest_answers_go_when_the_store_is_over_its_size() {
         let dir = temp_dir("trim");
-        let store = SqliteBackend::open(&dir.join("s.sqlite3"), 2_500).unwrap();
+        let store = SqliteBackend::open(&dir.path().join("s.sqlite3"), 2_500).unwrap();
         for i in 0..(TRIM_EVERY + 1) {
             let stored = Stored {
                 body: bytes::Bytes::from(vec![b'x'; 100]),
@@ -382,7 +377,7 @@ mod tests {
     #[test]
     fn a_file_that_is_not_a_store_is_refused() {
         let dir = temp_dir("broken");
-        let path = dir.join("store.sqlite3");
+        let path = dir.path().join("store.sqlite3");
         std::fs::write(
             &path,
             b"this is not a database, just some text of some length....",

@@ -14,7 +14,7 @@
 //! - [`TestServer`], a small complete server that core's own tests drive and that shows a
 //!   server crate's shape in one file.
 //! - [`RedisServer`](self::redis::RedisServer), a real `redis-server` on a Unix socket in
-//!   a fresh folder, for the shared store's Redis tests.
+//!   a fresh folder ([`TempFolder`]), for the shared store's Redis tests.
 #![expect(
     clippy::panic,
     clippy::expect_used,
@@ -27,6 +27,7 @@ mod client;
 mod definitions;
 mod faults;
 mod fixtures;
+mod folder;
 mod logs;
 mod mock;
 mod nulls;
@@ -47,6 +48,7 @@ pub use definitions::{
 };
 pub use faults::{Fault, assert_fault_matrix, faults};
 pub use fixtures::{Fixtures, fixture};
+pub use folder::TempFolder;
 pub use logs::LogCapture;
 pub use mock::{
     Recording, busiest_within, mock_env, mock_env_with_releases, mock_source, mock_upstream, quick,

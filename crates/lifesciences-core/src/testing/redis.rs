@@ -21,7 +21,7 @@ const READY_WITHIN: Duration = Duration::from_secs(5);
 #[derive(Debug)]
 pub struct RedisServer {
     program: PathBuf,
-    dir: PathBuf,
+    dir: super::TempFolder,
     child: Option<Child>,
 }
 
@@ -60,12 +60,7 @@ impl RedisServer {
     /// `cargo xtask fleet`) that found the program itself and reports errors rather than
     /// panicking; start it with [`try_restart`](Self::try_restart).
     pub fn with_program(program: PathBuf) -> std::io::Result<Self> {
-        let dir = std::env::temp_dir().join(format!(
-            "lifesciences-redis-{}-{:016x}",
-            std::process::id(),
-            fastrand::u64(..)
-        ));
-        std::fs::create_dir_all(&dir)?;
+        let dir = super::TempFolder::new("redis")?;
         Ok(Self {
             program,
             dir,
@@ -80,7 +75,7 @@ impl RedisServer {
 
     /// The server's Unix socket.
     pub fn socket(&self) -> PathBuf {
-        self.dir.join("redis.sock")
+        self.dir.path().join("redis.sock")
     }
 
     /// The URL a client connects with: `unix:///…/redis.sock`.
@@ -116,7 +111,7 @@ impl RedisServer {
     /// program could not be started, or it did not answer `PING` in time (with its log).
     pub fn try_restart(&mut self) -> Result<(), String> {
         self.stop();
-        let log_path = self.dir.join("redis.log");
+        let log_path = self.dir.path().join("redis.log");
         let log = std::fs::File::create(&log_path)
             .and_then(|log| Ok((log.try_clone()?, log)))
             .map_err(|e| format!("cannot create {}: {e}", log_path.display()))?;
@@ -132,7 +127,7 @@ impl RedisServer {
                 "no",
             ])
             .arg("--dir")
-            .arg(&self.dir)
+            .arg(self.dir.path())
             .stdin(Stdio::null())
             .stdout(log.0)
             .stderr(log.1)
@@ -155,14 +150,14 @@ impl RedisServer {
 
     /// Folder of this server (its socket and log).
     pub fn dir(&self) -> &Path {
-        &self.dir
+        self.dir.path()
     }
 }
 
 impl Drop for RedisServer {
     fn drop(&mut self) {
+        // The folder goes with it.
         self.stop();
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 

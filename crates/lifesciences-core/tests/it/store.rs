@@ -2,40 +2,27 @@
 //! `HttpClient` here opens the store on its own, as a separate process would, and the
 //! mock upstream counts what reaches it.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::join_all;
 use lifesciences_core::store::{ENV_CACHE_DIR, ENV_OFFLINE, Shared};
-use lifesciences_core::testing::{Recording, mock_source, mock_upstream};
+use lifesciences_core::testing::{Recording, TempFolder, mock_source, mock_upstream};
 use lifesciences_core::{ErrorCode, HttpClient, SourceConfig};
 use serde_json::{Value, json};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-/// A fresh folder for one test's store, removed when dropped.
-struct Folder(PathBuf);
+/// A fresh folder for one test's store.
+struct Folder(TempFolder);
 
 impl Folder {
     fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!(
-            "lifesciences-it-store-{name}-{}-{:x}",
-            std::process::id(),
-            fastrand::u64(..)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
+        Self(TempFolder::new(&format!("it-store-{name}")).unwrap())
     }
 
     fn path(&self) -> String {
-        self.0.display().to_string()
-    }
-}
-
-impl Drop for Folder {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.path().display().to_string()
     }
 }
 
@@ -259,7 +246,7 @@ async fn offline_answers_from_the_store_whatever_its_age_and_refuses_the_rest() 
 async fn a_store_file_that_cannot_be_read_leaves_the_process_in_memory() {
     let folder = Folder::new("broken");
     std::fs::write(
-        folder.0.join(lifesciences_core::store::STORE_FILE),
+        folder.0.path().join(lifesciences_core::store::STORE_FILE),
         "not a database, only text long enough to look like a file header........",
     )
     .unwrap();
@@ -270,7 +257,7 @@ async fn a_store_file_that_cannot_be_read_leaves_the_process_in_memory() {
     assert_eq!(health.degraded, None);
     // A folder that cannot be created (a file is in the way) is the same.
     let blocked = Folder::new("blocked");
-    let file = blocked.0.join("file");
+    let file = blocked.0.path().join("file");
     std::fs::write(&file, "x").unwrap();
     let path = file.join("below").display().to_string();
     let shared = Shared::from_env(move |var| (var == ENV_CACHE_DIR).then(|| path.clone())).unwrap();

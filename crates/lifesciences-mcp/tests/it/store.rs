@@ -2,7 +2,7 @@
 //! a test folder): an answer one process fetched is answered by the next process with no
 //! upstream request, and offline from the store alone.
 
-use lifesciences_core::testing::{McpTestClient, mock_upstream, requests_seen};
+use lifesciences_core::testing::{McpTestClient, TempFolder, mock_upstream, requests_seen};
 use serde_json::json;
 use wiremock::Mock;
 use wiremock::matchers::{method, path};
@@ -45,15 +45,8 @@ async fn a_second_process_answers_from_the_store_and_so_does_an_offline_one() {
             .mount(&upstream)
             .await;
     }
-    let folder = std::env::temp_dir().join(format!(
-        "lifesciences-gateway-store-{}-{:x}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    let dir = folder.display().to_string();
+    let folder = TempFolder::new("gateway-store").unwrap();
+    let dir = folder.path().display().to_string();
     let store = [("LIFESCIENCES_CACHE_DIR", dir.as_str())];
 
     let first = map_tp53(&upstream.uri(), &store).await;
@@ -87,5 +80,4 @@ async fn a_second_process_answers_from_the_store_and_so_does_an_offline_one() {
             .all(|s| s["offline"] == true && s["cached"] == true),
         "{third:?}"
     );
-    let _ = std::fs::remove_dir_all(&folder);
 }
