@@ -19,7 +19,7 @@ use crate::progress::Progress;
 /// molecules (`structure_type` `SEQ` or `NONE`) have no SMILES, InChI or key.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Compound {
+pub(crate) struct Compound {
     /// The compound's CURIE, e.g. `CHEMBL:25`: what `chembl_get_compound` accepts.
     pub id: String,
     /// ChEMBL's preferred name, e.g. `ASPIRIN`. When ChEMBL has none: the official name
@@ -74,7 +74,7 @@ pub struct Compound {
 /// ChEMBL's computed properties of a compound.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Properties {
+pub(crate) struct Properties {
     /// Calculated logP (ALogP).
     pub alogp: Option<f64>,
     /// Polar surface area, Å².

@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use lifesciences_core::rmcp::handler::server::router::tool::ToolRouter;
 use lifesciences_core::{ConfigError, Env, McpServer};
 
 use crate::client::{ChemblClient, UniChemClient};
@@ -32,29 +31,17 @@ impl McpServer for ChemblServer {
         })
     }
 
-    fn router() -> ToolRouter<Self> {
-        Self::search_compounds_router()
-            + Self::get_compound_router()
-            + Self::get_compounds_batch_router()
-            + Self::get_drug_profile_router()
-            + Self::get_bioactivities_router()
-            + Self::search_targets_router()
-            + Self::get_target_router()
-    }
+    lifesciences_core::tools![
+        chembl_search_compounds,
+        chembl_get_compound,
+        chembl_get_compounds_batch,
+        chembl_get_drug_profile,
+        chembl_get_bioactivities,
+        chembl_search_targets,
+        chembl_get_target,
+    ];
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
-
-    fn calls() -> ToolRouter<Self> {
-        lifesciences_core::tool_calls![
-            chembl_search_compounds,
-            chembl_get_compound,
-            chembl_get_compounds_batch,
-            chembl_get_drug_profile,
-            chembl_get_bioactivities,
-            chembl_search_targets,
-            chembl_get_target,
-        ]
-    }
 }
 
 impl ChemblServer {

@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use lifesciences_core::rmcp::handler::server::router::tool::ToolRouter;
 use lifesciences_core::{ConfigError, Env, McpServer};
 
 use crate::client::{EbiSearchClient, EnsemblClient};
@@ -34,31 +33,17 @@ impl McpServer for EnsemblServer {
         })
     }
 
-    fn router() -> ToolRouter<Self> {
-        Self::search_genes_router()
-            + Self::get_gene_router()
-            + Self::get_transcript_router()
-            + Self::predict_variant_effect_router()
-            + Self::get_variant_router()
-            + Self::get_sequence_router()
-            + Self::get_homologs_router()
-            + Self::query_region_router()
-            + Self::map_coordinates_router()
-    }
+    lifesciences_core::tools![
+        ensembl_search_genes,
+        ensembl_get_gene,
+        ensembl_get_transcript,
+        ensembl_predict_variant_effect,
+        ensembl_get_variant,
+        ensembl_get_sequence,
+        ensembl_get_homologs,
+        ensembl_query_region,
+        ensembl_map_coordinates,
+    ];
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
-
-    fn calls() -> ToolRouter<Self> {
-        lifesciences_core::tool_calls![
-            ensembl_search_genes,
-            ensembl_get_gene,
-            ensembl_get_transcript,
-            ensembl_predict_variant_effect,
-            ensembl_get_variant,
-            ensembl_get_sequence,
-            ensembl_get_homologs,
-            ensembl_query_region,
-            ensembl_map_coordinates,
-        ]
-    }
 }

@@ -559,7 +559,7 @@ pub(crate) fn request(dataset: &Dataset, subject: &Subject) -> Option<Request> {
 
 /// One side of an association.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct EntityRef {
+pub(crate) struct EntityRef {
     /// An ID `igvf_get_entity` accepts, or a regulatory element's name.
     pub id: String,
     /// `gene`, `variant`, `protein`, `ontology_term`, `drug`, `complex`, `pathway`,
@@ -574,7 +574,7 @@ pub struct EntityRef {
 /// One association, with its context.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Association {
+pub(crate) struct Association {
     /// `regulatory`, `genetic`, `physical`, `functional` or `pharmacological`.
     pub relationship: String,
     /// The catalog's label (`eQTL`, `splice_QTL`, `GWAS`…), else its predicate.

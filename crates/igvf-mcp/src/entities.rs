@@ -13,7 +13,7 @@ use lifesciences_core::schemars::{self, JsonSchema, Schema, SchemaGenerator, jso
 use lifesciences_core::{Cardinality, CrossReferences, REGISTRY, XrefKey};
 use serde::Serialize;
 
-use crate::ids::{EntityKind, Organism, ontology_curie};
+use crate::ids::{Organism, ontology_curie};
 use crate::lookup::Record;
 use crate::models::{
     self, Complex, Drug, Gene, OntologyTerm, Pathway, Protein, Transcript, Variant,
@@ -23,7 +23,7 @@ use crate::region::one_based;
 /// A gene.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct GeneEntity {
+pub(crate) struct GeneEntity {
     /// Ensembl gene ID, unversioned.
     pub id: String,
     /// Gene symbol, e.g. `BRCA1`.
@@ -59,7 +59,7 @@ pub struct GeneEntity {
 /// A transcript.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct TranscriptEntity {
+pub(crate) struct TranscriptEntity {
     /// Ensembl transcript ID, unversioned.
     pub id: String,
     /// GENCODE transcript type.
@@ -89,7 +89,7 @@ pub struct TranscriptEntity {
 /// A protein.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ProteinEntity {
+pub(crate) struct ProteinEntity {
     /// Ensembl protein ID, unversioned.
     pub id: String,
     /// Gene symbol.
@@ -117,7 +117,7 @@ pub struct ProteinEntity {
 /// A sequence variant.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct VariantEntity {
+pub(crate) struct VariantEntity {
     /// The catalog's variant ID (the SPDI for human variants).
     pub id: String,
     /// `chr17` style (Ensembl says `17`).
@@ -156,7 +156,7 @@ pub struct VariantEntity {
 /// An ontology term: disease, phenotype, trait, GO term, tissue or cell type.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct OntologyTermEntity {
+pub(crate) struct OntologyTermEntity {
     /// The term as a CURIE, e.g. `MONDO:0009861`.
     pub id: String,
     /// The catalog's key, e.g. `MONDO_0009861`.
@@ -177,7 +177,7 @@ pub struct OntologyTermEntity {
 /// A drug (PharmGKB chemical).
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct DrugEntity {
+pub(crate) struct DrugEntity {
     /// PharmGKB ID, e.g. `PA448497`.
     pub id: String,
     pub name: Option<String>,
@@ -193,7 +193,7 @@ pub struct DrugEntity {
 /// A protein complex (EBI Complex Portal).
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ComplexEntity {
+pub(crate) struct ComplexEntity {
     /// Complex Portal ID, e.g. `CPX-11`.
     pub id: String,
     pub name: Option<String>,
@@ -217,7 +217,7 @@ pub struct ComplexEntity {
 /// A pathway (Reactome).
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct PathwayEntity {
+pub(crate) struct PathwayEntity {
     /// Reactome ID, e.g. `R-HSA-164843`.
     pub id: String,
     pub name: Option<String>,
@@ -271,7 +271,7 @@ pub(crate) const XREF_LIST_MAX: usize = 10;
 /// structs' docs describe them, once.)
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(tag = "_type", rename_all = "snake_case")]
-pub enum Entity {
+pub(crate) enum Entity {
     Gene(GeneEntity),
     Transcript(TranscriptEntity),
     Protein(ProteinEntity),
@@ -280,22 +280,6 @@ pub enum Entity {
     Drug(DrugEntity),
     Complex(ComplexEntity),
     Pathway(PathwayEntity),
-}
-
-impl Entity {
-    /// The entity's kind.
-    pub fn kind(&self) -> EntityKind {
-        match self {
-            Self::Gene(_) => EntityKind::Gene,
-            Self::Transcript(_) => EntityKind::Transcript,
-            Self::Protein(_) => EntityKind::Protein,
-            Self::Variant(_) => EntityKind::Variant,
-            Self::OntologyTerm(_) => EntityKind::OntologyTerm,
-            Self::Drug(_) => EntityKind::Drug,
-            Self::Complex(_) => EntityKind::Complex,
-            Self::Pathway(_) => EntityKind::Pathway,
-        }
-    }
 }
 
 impl From<Record> for Entity {

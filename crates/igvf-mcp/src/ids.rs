@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// The organisms the IGVF Catalog covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Organism {
+pub(crate) enum Organism {
     /// Homo sapiens, GRCh38.
     #[default]
     Human,
@@ -25,7 +25,7 @@ pub enum Organism {
 
 impl Organism {
     /// The value the upstream's `organism` parameter takes.
-    pub fn api_name(self) -> &'static str {
+    pub(crate) fn api_name(self) -> &'static str {
         match self {
             Self::Human => "Homo sapiens",
             Self::Mouse => "Mus musculus",
@@ -33,7 +33,7 @@ impl Organism {
     }
 
     /// The reference assembly of the catalog's coordinates.
-    pub fn assembly(self) -> &'static str {
+    pub(crate) fn assembly(self) -> &'static str {
         match self {
             Self::Human => "GRCh38",
             Self::Mouse => "GRCm39",
@@ -42,7 +42,7 @@ impl Organism {
 
     /// Forgiving parse: `human`, `Homo sapiens`, `homo_sapiens`, `hsapiens`, `9606`;
     /// `mouse`, `Mus musculus`, `mus_musculus`, `mmusculus`, `10090`.
-    pub fn parse(raw: &str) -> Option<Self> {
+    pub(crate) fn parse(raw: &str) -> Option<Self> {
         let key: String = raw
             .trim()
             .to_ascii_lowercase()
@@ -60,7 +60,7 @@ impl Organism {
 /// What an identifier names. Serialised as the `_type` of entities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum EntityKind {
+pub(crate) enum EntityKind {
     /// A gene (GENCODE).
     Gene,
     /// A transcript (GENCODE).
@@ -82,7 +82,7 @@ pub enum EntityKind {
 
 impl EntityKind {
     /// The wire name, e.g. `ontology_term`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Gene => "gene",
             Self::Transcript => "transcript",
@@ -105,7 +105,7 @@ impl fmt::Display for EntityKind {
 /// The `hint` argument: which kind of entity the caller means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Hint {
+pub(crate) enum Hint {
     /// Gene: Ensembl gene ID, HGNC ID, Entrez (`ENTREZ:672`) or symbol.
     Gene,
     /// Variant: rsID, SPDI, genomic HGVS, ClinGen allele (`CA…`).
@@ -182,7 +182,7 @@ impl Hint {
 
 /// An identifier whose kind and form are known.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Identifier {
+pub(crate) enum Identifier {
     /// `ENSG00000012048` (version stripped); `ENSMUSG…` is a mouse gene.
     EnsemblGene { id: String, organism: Organism },
     /// `HGNC:1100`.
@@ -229,7 +229,7 @@ pub enum Identifier {
 
 impl Identifier {
     /// The kind of entity this identifier names.
-    pub fn kind(&self) -> EntityKind {
+    pub(crate) fn kind(&self) -> EntityKind {
         match self {
             Self::EnsemblGene { .. } | Self::Hgnc(_) | Self::Entrez(_) | Self::GeneSymbol(_) => {
                 EntityKind::Gene
@@ -248,7 +248,7 @@ impl Identifier {
     }
 
     /// The form, in words, e.g. `rsID`, `gene symbol`.
-    pub fn form(&self) -> &'static str {
+    pub(crate) fn form(&self) -> &'static str {
         match self {
             Self::EnsemblGene { .. } => "Ensembl gene ID",
             Self::Hgnc(_) => "HGNC ID",
@@ -275,7 +275,7 @@ impl Identifier {
     }
 
     /// The organism the identifier implies (mouse only for `ENSMUS…` IDs).
-    pub fn organism(&self) -> Organism {
+    pub(crate) fn organism(&self) -> Organism {
         match self {
             Self::EnsemblGene { organism, .. }
             | Self::EnsemblTranscript { organism, .. }
@@ -285,7 +285,7 @@ impl Identifier {
     }
 
     /// Whether this is a name to be matched exactly (rather than an identifier).
-    pub fn is_name(&self) -> bool {
+    pub(crate) fn is_name(&self) -> bool {
         matches!(
             self,
             Self::GeneSymbol(_)
@@ -298,7 +298,7 @@ impl Identifier {
     }
 
     /// The normalised text of the identifier (what is sent upstream).
-    pub fn value(&self) -> String {
+    pub(crate) fn value(&self) -> String {
         match self {
             Self::EnsemblGene { id, .. }
             | Self::EnsemblTranscript { id, .. }

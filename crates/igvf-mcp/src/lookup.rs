@@ -15,7 +15,7 @@ use crate::models::{Complex, Drug, Gene, OntologyTerm, Pathway, Protein, Transcr
 
 /// A record of any node collection.
 #[derive(Debug, Clone)]
-pub enum Record {
+pub(crate) enum Record {
     Gene(Gene),
     Transcript(Transcript),
     Protein(Protein),
@@ -28,7 +28,7 @@ pub enum Record {
 
 impl Record {
     /// The record's identifier as `igvf_get_entity` accepts it.
-    pub fn id(&self) -> String {
+    pub(crate) fn id(&self) -> String {
         match self {
             Self::Gene(g) => g.id.clone(),
             Self::Transcript(t) => t.id.clone(),
@@ -43,7 +43,7 @@ impl Record {
 
     /// The record's key as the catalog's edge endpoints take it (ontology terms in the
     /// underscore form, variants by their `_id`).
-    pub fn api_id(&self) -> String {
+    pub(crate) fn api_id(&self) -> String {
         match self {
             Self::OntologyTerm(t) => t.term_id.clone().unwrap_or_default(),
             Self::Variant(v) => v.id.clone(),
@@ -52,7 +52,7 @@ impl Record {
     }
 
     /// The gene symbol of a gene or protein record.
-    pub fn symbol(&self) -> Option<String> {
+    pub(crate) fn symbol(&self) -> Option<String> {
         match self {
             Self::Gene(g) => g.name.clone(),
             Self::Protein(p) => p.name.clone(),
@@ -61,7 +61,7 @@ impl Record {
     }
 
     /// A display name, for suggestions.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         let name = match self {
             Self::Gene(g) => g.name.clone(),
             Self::Transcript(t) => t.name.clone(),
@@ -82,7 +82,7 @@ impl Record {
 /// What a lookup found: the best exact match, the other exact matches (e.g. the
 /// several alleles of one rsID), and how the best one matched.
 #[derive(Debug, Clone)]
-pub struct Found {
+pub(crate) struct Found {
     pub best: Record,
     pub others: Vec<Record>,
     /// `"synonym"` when a name matched only a synonym, not the primary name.

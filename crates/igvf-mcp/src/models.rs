@@ -173,7 +173,7 @@ fn node<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NodeRef>, D::Error> {
 /// A gene (`/genes`, `/variants/nearest-genes`; recorded, 2026,
 /// `tests/fixtures/genes__organism_only.json`).
 #[derive(Debug, Clone, Deserialize)]
-pub struct Gene {
+pub(crate) struct Gene {
     /// Ensembl gene ID without version.
     #[serde(rename = "_id", default)]
     pub id: String,
@@ -212,7 +212,7 @@ pub struct Gene {
 
 /// A transcript (`/transcripts`). Quirk: `gene_name` holds the ENSG ID.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Transcript {
+pub(crate) struct Transcript {
     #[serde(rename = "_id", default)]
     pub id: String,
     #[serde(default, deserialize_with = "lenient::string")]
@@ -239,7 +239,7 @@ pub struct Transcript {
 
 /// One UniProt cross-reference of a protein.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Dbxref {
+pub(crate) struct Dbxref {
     #[serde(default, deserialize_with = "lenient::string")]
     pub name: Option<String>,
     #[serde(default, deserialize_with = "lenient::string")]
@@ -248,7 +248,7 @@ pub struct Dbxref {
 
 /// A protein (`/proteins`).
 #[derive(Debug, Clone, Deserialize)]
-pub struct Protein {
+pub(crate) struct Protein {
     /// Ensembl protein ID.
     #[serde(rename = "_id", default)]
     pub id: String,
@@ -267,8 +267,6 @@ pub struct Protein {
     pub mane_select: Option<bool>,
     #[serde(default, deserialize_with = "lenient::string")]
     pub organism: Option<String>,
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub source: Option<String>,
 }
 
 fn dbxrefs<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Dbxref>, D::Error> {
@@ -284,7 +282,7 @@ fn dbxrefs<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Dbxref>, D::Error> {
 /// A variant (`/variants`). `annotations` holds allele frequencies (`gnomad_af_*`,
 /// `bravo_af`), `GENCODE_category` and `funseq_description`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Variant {
+pub(crate) struct Variant {
     /// The catalog key; equals the SPDI for human variants.
     #[serde(rename = "_id", default)]
     pub id: String,
@@ -322,7 +320,7 @@ fn annotations<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Value
 
 /// An ontology term (`/ontology-terms`). `term_id` is the underscore form.
 #[derive(Debug, Clone, Deserialize)]
-pub struct OntologyTerm {
+pub(crate) struct OntologyTerm {
     #[serde(default, deserialize_with = "lenient::string")]
     pub term_id: Option<String>,
     #[serde(default, deserialize_with = "lenient::string")]
@@ -341,7 +339,7 @@ pub struct OntologyTerm {
 
 /// A drug (`/drugs`): a PharmGKB chemical.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Drug {
+pub(crate) struct Drug {
     #[serde(rename = "_id", default)]
     pub id: String,
     #[serde(default, deserialize_with = "lenient::string")]
@@ -356,7 +354,7 @@ pub struct Drug {
 
 /// A protein complex (`/complexes`, EBI Complex Portal).
 #[derive(Debug, Clone, Deserialize)]
-pub struct Complex {
+pub(crate) struct Complex {
     #[serde(rename = "_id", default)]
     pub id: String,
     #[serde(default, deserialize_with = "lenient::string")]
@@ -374,13 +372,11 @@ pub struct Complex {
     pub evidence_code: Option<String>,
     #[serde(default, deserialize_with = "lenient::strings")]
     pub reactome_xref: Vec<String>,
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub source: Option<String>,
 }
 
 /// A pathway (`/pathways`, Reactome).
 #[derive(Debug, Clone, Deserialize)]
-pub struct Pathway {
+pub(crate) struct Pathway {
     #[serde(rename = "_id", default)]
     pub id: String,
     #[serde(default, deserialize_with = "lenient::string")]
@@ -395,8 +391,6 @@ pub struct Pathway {
     pub name_aliases: Vec<String>,
     #[serde(default, deserialize_with = "lenient::strings")]
     pub disease_ontology_terms: Vec<String>,
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub source: Option<String>,
 }
 
 /// A genomic (regulatory) element (`/genomic-elements`).

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use lifesciences_core::rmcp::handler::server::router::tool::ToolRouter;
 use lifesciences_core::{ConfigError, Env, McpServer, StaticResource};
 
 use crate::client::IgvfClient;
@@ -31,27 +30,15 @@ impl McpServer for IgvfServer {
         })
     }
 
-    fn router() -> ToolRouter<Self> {
-        Self::get_entity_router()
-            + Self::search_region_router()
-            + Self::find_associations_router()
-            + Self::query_associations_router()
-            + Self::find_ld_router()
-            + Self::resolve_id_router()
-            + Self::list_sources_router()
-    }
+    lifesciences_core::tools![
+        igvf_get_entity,
+        igvf_search_region,
+        igvf_find_associations,
+        igvf_query_associations,
+        igvf_find_ld,
+        igvf_resolve_id,
+        igvf_list_sources,
+    ];
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
-
-    fn calls() -> ToolRouter<Self> {
-        lifesciences_core::tool_calls![
-            igvf_get_entity,
-            igvf_search_region,
-            igvf_find_associations,
-            igvf_query_associations,
-            igvf_find_ld,
-            igvf_resolve_id,
-            igvf_list_sources,
-        ]
-    }
 }

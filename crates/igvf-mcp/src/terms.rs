@@ -20,7 +20,7 @@ pub(crate) const MAX_TERM_GENES: usize = 20;
 
 /// The terms an ontology-term anchor covered.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct CoveredTerms {
+pub(crate) struct CoveredTerms {
     /// The term asked for, then its direct children, as CURIEs.
     pub terms: Vec<String>,
     /// False when the term has more children than were covered, or they could not be

@@ -168,6 +168,10 @@ pub enum ApiError {
         /// How many requests were sent.
         attempts: u32,
     },
+    /// Another tool's error, as that tool answered it (see
+    /// [`call_tool`](crate::server::call_tool)): passed on unchanged.
+    #[error("{}", .0.message)]
+    Relayed(Box<ErrorBody>),
 }
 
 impl Guidance {
@@ -244,7 +248,7 @@ impl ApiError {
             | Self::EntityNotFound(g)
             | Self::AmbiguousQuery(g)
             | Self::InvalidInput(g) => Some(g),
-            Self::RateLimited { .. } | Self::Upstream { .. } => None,
+            Self::RateLimited { .. } | Self::Upstream { .. } | Self::Relayed(_) => None,
         }
     }
 
@@ -257,6 +261,7 @@ impl ApiError {
             Self::InvalidInput(_) => ErrorCode::InvalidInput,
             Self::RateLimited { .. } => ErrorCode::RateLimited,
             Self::Upstream { .. } => ErrorCode::UpstreamError,
+            Self::Relayed(body) => body.code,
         }
     }
 
@@ -268,6 +273,7 @@ impl ApiError {
         match self {
             Self::RateLimited { .. } => true,
             Self::Upstream { failure, .. } => failure.is_transient(),
+            Self::Relayed(body) => body.code == ErrorCode::RateLimited,
             _ => false,
         }
     }
@@ -370,6 +376,7 @@ impl ApiError {
                     suggestions: Vec::new(),
                 }
             }
+            Self::Relayed(body) => (**body).clone(),
         };
         ErrorEnvelope {
             success: false,

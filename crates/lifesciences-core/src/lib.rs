@@ -42,9 +42,13 @@ pub use envelope::{ErrorBody, ErrorCode, ErrorEnvelope, Pagination, PaginationEn
 pub use error::{ApiError, Guidance, MIN_QUERY_CHARS, UpstreamFailure};
 pub use http::{Answer, HttpClient, Probe, Row, encode_path_segment};
 pub use provenance::{Provenance, SourceProvenance};
-pub use server::{McpServer, Served, StaticResource, documented_tools, prepare_tools, tools};
+pub use server::{
+    Declared, McpServer, Served, StaticResource, call_tool, documented_tools, prepare_tools, tools,
+};
 pub use xref::{Cardinality, CrossReferences, REGISTRY, XrefKey, XrefSpec};
 
+#[doc(hidden)]
+pub use pastey as __pastey;
 /// Re-exported so server crates use the same rmcp and schemars as core.
 pub use rmcp;
 pub use rmcp::schemars;

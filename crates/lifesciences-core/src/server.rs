@@ -7,7 +7,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
 
 use futures::FutureExt as _;
-use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{DynCallToolHandler, ToolCallContext};
 #[expect(
     deprecated,
@@ -29,6 +29,10 @@ use crate::notify::{self, Level, SessionLevel};
 use crate::provenance::{self, Provenance};
 use crate::schema;
 
+mod declared;
+
+pub use declared::{Declared, call_tool, calls, pictures, router, unlisted};
+
 /// What a server crate declares; core serves it (see [`Served`]), lists it, documents it
 /// and checks its upstreams.
 pub trait McpServer: Clone + Send + Sync + 'static {
@@ -49,26 +53,17 @@ pub trait McpServer: Clone + Send + Sync + 'static {
     /// I/O: the server must answer `initialize` within milliseconds.
     fn from_env(env: &Env) -> Result<Self, ConfigError>;
 
-    /// Every tool, one router per file of `tools/`, added together. Core applies the tool
-    /// policy ([`prepare_tools`]); a server never lists or calls its router itself.
-    fn router() -> ToolRouter<Self>;
+    /// Every tool, each named once: `lifesciences_core::tools![…]` (see
+    /// [`tools!`](crate::tools)) over the `#[tool]` fns of `Self`. Core makes of this one
+    /// list the definitions ([`router`]), the dispatch ([`calls`]), the pictures and a
+    /// gateway's projection; a server never lists or calls its tools itself.
+    fn tools() -> Vec<Declared<Self>>;
 
-    /// Every tool's handler under its name, without its definition: what `tools/call`
-    /// dispatches. Built with [`tool_calls!`](crate::tool_calls), which generates no
-    /// schema. Names the same tools as [`router`](Self::router); the test kit checks it.
-    fn calls() -> ToolRouter<Self>;
-
-    /// The served definitions ([`tools`]) as JSON, generated into the crate's
+    /// The served definitions ([`tools`](fn@tools)) as JSON, generated into the crate's
     /// `src/tools.json` by `cargo xtask docs` and embedded
     /// (`Some(include_str!("tools.json"))`), so a running server never generates a
     /// schema; the test kit checks they are current. `None`: generated on first use.
     const DEFINITIONS: Option<&'static str> = None;
-
-    /// The tools whose answer is a picture: content blocks only (the image and a short
-    /// text), no output schema and no structured content, because clients that get both
-    /// (Claude Code, VS Code) pass the model only the structured content. None unless
-    /// declared; the test kit holds every other tool to an output schema.
-    const PICTURES: &'static [&'static str] = &[];
 
     /// Named groups of tools a user may choose among (`--toolsets`); none unless
     /// declared.
@@ -80,57 +75,6 @@ pub trait McpServer: Clone + Send + Sync + 'static {
         let _ = name;
         true
     }
-}
-
-/// A router of handlers with no definitions, for [`McpServer::calls`]: each named tool
-/// method of `Self` (an rmcp `#[tool]`), under its own name.
-///
-/// ```ignore
-/// fn calls() -> ToolRouter<Self> {
-///     lifesciences_core::tool_calls![chembl_get_compound, chembl_search_compounds]
-/// }
-/// ```
-#[macro_export]
-macro_rules! tool_calls {
-    ($($tool:ident),+ $(,)?) => {
-        $crate::rmcp::handler::server::router::tool::ToolRouter::<Self>::new()
-            $(.with_route(($crate::server::unlisted(stringify!($tool)), Self::$tool)))+
-    };
-}
-
-/// The definition a route of [`tool_calls!`](crate::tool_calls) carries: its name only
-/// (calls never read the rest).
-pub fn unlisted(name: &'static str) -> Tool {
-    static EMPTY: OnceLock<Arc<serde_json::Map<String, serde_json::Value>>> = OnceLock::new();
-    let mut tool = Tool::new(name, "", Arc::clone(EMPTY.get_or_init(Arc::default)));
-    tool.description = None;
-    tool
-}
-
-/// `router`'s tools as tools of `T`, each call handed to the `S` that `pick` finds in
-/// the `T` serving it: how a gateway serves other servers' tools unchanged.
-pub fn project<S, T>(router: ToolRouter<S>, pick: fn(&T) -> &S) -> ToolRouter<T>
-where
-    S: Send + Sync + 'static,
-    T: Send + Sync + 'static,
-{
-    let mut projected = ToolRouter::<T>::new();
-    for (_, route) in router.map {
-        let call = route.call.clone();
-        projected.add_route(ToolRoute::new_dyn(
-            route.attr,
-            move |context: ToolCallContext<'_, T>| {
-                let mut params = CallToolRequestParams::new(context.name.clone());
-                params.arguments = context.arguments;
-                params.input_responses = context.input_responses;
-                params.request_state = context.request_state;
-                let inner =
-                    ToolCallContext::new(pick(context.service), params, context.request_context);
-                call(inner)
-            },
-        ));
-    }
-    projected
 }
 
 /// A resource whose text the server computes on request (e.g. a schema generated from
@@ -154,7 +98,7 @@ pub struct StaticResource {
 /// The tool definitions of `S` as served (names, titles, schemas, annotations), without
 /// building a server. Used by `tools` and the tool-list snapshots.
 pub fn tools<S: McpServer>() -> Vec<Tool> {
-    prepare_tools(S::router()).list_all()
+    prepare_tools(router::<S>()).list_all()
 }
 
 /// What [`McpServer::DEFINITIONS`] holds: [`tools`] as pretty JSON, newline-ended.
@@ -170,7 +114,7 @@ pub fn stored_definitions<S: McpServer>() -> String {
 /// The tool definitions of `S` with every output field's description, which the served
 /// output schemas leave out (see [`schema::lean`]). Used by `cargo xtask docs`.
 pub fn documented_tools<S: McpServer>() -> Vec<Tool> {
-    prepare(S::router(), false).list_all()
+    prepare(router::<S>(), false).list_all()
 }
 
 /// The upstreams `S` uses, as an empty environment builds it (no I/O). Used by `--help`,
@@ -267,7 +211,7 @@ impl<S: McpServer> std::fmt::Debug for Served<S> {
 /// Built for memory, since a server idles most of its life. rmcp keeps every schema it
 /// generates in caches local to the generating thread, for that thread's life, so a
 /// server that generated its schemas would hold them (about a megabyte) for good: the
-/// calls come from [`McpServer::calls`], which generates no schema, and the definitions
+/// calls come from [`calls`], which generates no schema, and the definitions
 /// from [`McpServer::DEFINITIONS`], generated before the build. They are held as compact
 /// JSON, not as `serde_json` values, which take ten times the bytes (a map of one key
 /// allocates room for eleven); `tools/list`, about once per session, reads them afresh.
@@ -290,7 +234,7 @@ impl<S: McpServer> Catalog<S> {
     /// The handlers of the tools `server` keeps, behind the tool policy.
     fn calls(&self, server: &S) -> &ToolRouter<S> {
         self.calls.get_or_init(|| {
-            let mut calls = S::calls();
+            let mut calls = calls::<S>();
             let dropped: Vec<String> = calls
                 .map
                 .keys()

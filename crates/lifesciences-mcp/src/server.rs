@@ -7,9 +7,7 @@ use std::collections::BTreeSet;
 use chembl_mcp::ChemblServer;
 use ensembl_mcp::EnsemblServer;
 use igvf_mcp::IgvfServer;
-use lifesciences_core::rmcp::handler::server::router::tool::ToolRouter;
-use lifesciences_core::server::project;
-use lifesciences_core::{ConfigError, Env, McpServer, StaticResource};
+use lifesciences_core::{ConfigError, Declared, Env, McpServer, StaticResource};
 use string_mcp::StringServer;
 
 use crate::toolsets::{self, Toolset};
@@ -43,7 +41,6 @@ impl McpServer for Gateway {
         3. A typical path: chembl_get_target (a drug's target) → lifesciences_map_ids (its UniProt accession) → ensembl_get_gene → string_get_interactions (each partner's cross_references carry its STRING and Ensembl protein IDs) → igvf_query_associations.";
     const RESOURCES: &'static [StaticResource] = IgvfServer::RESOURCES;
     const TOOLSETS: &'static [&'static str] = &["string", "ensembl", "chembl", "igvf"];
-    const PICTURES: &'static [&'static str] = StringServer::PICTURES;
 
     fn from_env(env: &Env) -> Result<Self, ConfigError> {
         let toolsets = toolsets::parse(env.var(lifesciences_core::cli::TOOLSETS_VAR).as_deref())?;
@@ -57,25 +54,38 @@ impl McpServer for Gateway {
         })
     }
 
-    fn router() -> ToolRouter<Self> {
-        project(StringServer::router(), |g: &Gateway| &g.string)
-            + project(EnsemblServer::router(), |g: &Gateway| &g.ensembl)
-            + project(ChemblServer::router(), |g: &Gateway| &g.chembl)
-            + project(IgvfServer::router(), |g: &Gateway| &g.igvf)
-            + Self::map_ids_router()
+    /// The four servers' tools, each toolset's in its order, then the gateway's own.
+    fn tools() -> Vec<Declared<Self>> {
+        let mut tools: Vec<Declared<Self>> =
+            Toolset::ALL.into_iter().flat_map(toolset_tools).collect();
+        tools.extend(lifesciences_core::declared![lifesciences_map_ids]);
+        tools
     }
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
 
-    fn calls() -> ToolRouter<Self> {
-        project(StringServer::calls(), |g: &Gateway| &g.string)
-            + project(EnsemblServer::calls(), |g: &Gateway| &g.ensembl)
-            + project(ChemblServer::calls(), |g: &Gateway| &g.chembl)
-            + project(IgvfServer::calls(), |g: &Gateway| &g.igvf)
-            + lifesciences_core::tool_calls![lifesciences_map_ids]
-    }
-
     fn keeps_tool(&self, name: &str) -> bool {
-        Toolset::of_tool(name).is_none_or(|t| self.toolsets.contains(&t))
+        // A tool of no toolset is the gateway's own, always served.
+        Toolset::ALL
+            .into_iter()
+            .find(|t| toolset_tools(*t).iter().any(|tool| tool.name() == name))
+            .is_none_or(|t| self.toolsets.contains(&t))
     }
+}
+
+/// A toolset's tools: its server's, each call handed to that server.
+fn toolset_tools(toolset: Toolset) -> Vec<Declared<Gateway>> {
+    match toolset {
+        Toolset::String => project(StringServer::tools(), |g| &g.string),
+        Toolset::Ensembl => project(EnsemblServer::tools(), |g| &g.ensembl),
+        Toolset::Chembl => project(ChemblServer::tools(), |g| &g.chembl),
+        Toolset::Igvf => project(IgvfServer::tools(), |g| &g.igvf),
+    }
+}
+
+fn project<S: Send + Sync + 'static>(
+    tools: Vec<Declared<S>>,
+    pick: fn(&Gateway) -> &S,
+) -> Vec<Declared<Gateway>> {
+    tools.into_iter().map(|tool| tool.project(pick)).collect()
 }

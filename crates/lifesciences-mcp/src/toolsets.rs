@@ -32,14 +32,6 @@ impl Toolset {
             Self::Igvf => "igvf",
         }
     }
-
-    /// The toolset a tool belongs to, by its name's prefix (`None`: the gateway's own).
-    pub fn of_tool(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| {
-            name.strip_prefix(t.name())
-                .is_some_and(|r| r.starts_with('_'))
-        })
-    }
 }
 
 /// The toolsets a value of `--toolsets` names: comma- or space-separated, case-insensitive;
@@ -96,8 +88,5 @@ mod tests {
         assert_eq!(parse(Some("all")).unwrap().len(), 4);
         let e = parse(Some("string,uniprot")).unwrap_err().to_string();
         assert!(e.contains("'uniprot' is not one"), "{e}");
-        assert_eq!(Toolset::of_tool("chembl_get_target"), Some(Toolset::Chembl));
-        assert_eq!(Toolset::of_tool("lifesciences_map_ids"), None);
-        assert_eq!(Toolset::of_tool("stringent"), None);
     }
 }

@@ -136,7 +136,7 @@ fn common_names() -> String {
 /// A `species` argument as sent: a number or a string, kept as text so that `Species::parse`
 /// (not serde) words the error. The schema says "integer or string".
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpeciesArg(pub String);
+pub(crate) struct SpeciesArg(pub String);
 
 impl<'de> Deserialize<'de> for SpeciesArg {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use lifesciences_core::rmcp::handler::server::router::tool::ToolRouter;
 use lifesciences_core::{ConfigError, Env, McpServer};
 
 use crate::client::StringClient;
@@ -43,30 +42,16 @@ impl McpServer for StringServer {
         })
     }
 
-    fn router() -> ToolRouter<Self> {
-        Self::search_proteins_router()
-            + Self::get_interactions_router()
-            + Self::get_network_router()
-            + Self::get_enrichment_router()
-            + Self::get_functional_annotation_router()
-            + Self::get_homologs_router()
-            + Self::get_network_image_router()
-            + Self::get_network_image_url_router()
-    }
+    lifesciences_core::tools![
+        string_search_proteins,
+        string_get_interactions,
+        string_get_network,
+        string_get_enrichment,
+        string_get_functional_annotation,
+        string_get_homologs,
+        string_get_network_image as picture,
+        string_get_network_image_url,
+    ];
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
-    const PICTURES: &'static [&'static str] = &["string_get_network_image"];
-
-    fn calls() -> ToolRouter<Self> {
-        lifesciences_core::tool_calls![
-            string_search_proteins,
-            string_get_interactions,
-            string_get_network,
-            string_get_enrichment,
-            string_get_functional_annotation,
-            string_get_homologs,
-            string_get_network_image,
-            string_get_network_image_url,
-        ]
-    }
 }

@@ -7,7 +7,7 @@
 //! absent, never 0.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, Pagination, Parameters, cursor, in_range, lenient};
 use serde::{Deserialize, Serialize};
 
@@ -134,7 +134,6 @@ fn row(a: &Activity) -> Bioactivity {
     }
 }
 
-#[tool_router(router = get_bioactivities_router, vis = "pub(crate)")]
 impl ChemblServer {
     /// Measured activities of a compound and/or on a target, most potent first (pChEMBL),
     /// filtered by type (IC50, Ki…), minimum pChEMBL, assay type and organism: value,

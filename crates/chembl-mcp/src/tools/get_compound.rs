@@ -13,7 +13,7 @@
 //! agent after the wrong compound.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, Parameters, lenient};
 use serde::Deserialize;
 
@@ -24,7 +24,7 @@ use crate::server::ChemblServer;
 /// Arguments of `chembl_get_compound`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GetCompoundArgs {
+pub(crate) struct GetCompoundArgs {
     /// The compound's CURIE, exactly `CHEMBL:<number>`, e.g. `CHEMBL:25` (aspirin) or
     /// `CHEMBL:941` (imatinib). Find it by name with `chembl_search_compounds`.
     pub chembl_id: String,
@@ -90,7 +90,6 @@ fn entity_kind(entity_type: &str) -> String {
     }
 }
 
-#[tool_router(router = get_compound_router, vis = "pub(crate)")]
 impl ChemblServer {
     /// Fetch one ChEMBL compound by CURIE: name, formula, weight, SMILES, InChI and key,
     /// official name, synonyms, max phase, type, and `cross_references` to follow into
@@ -101,7 +100,7 @@ impl ChemblServer {
         title = "Get a ChEMBL compound",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn chembl_get_compound(
+    pub(crate) async fn chembl_get_compound(
         &self,
         Parameters(args): Parameters<GetCompoundArgs>,
     ) -> Result<Json<Compound>, ApiError> {

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use lifesciences_core::rmcp::model::RequestMetaObject;
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, Peer, RoleServer, tool, tool_router};
+use lifesciences_core::rmcp::{Json, Peer, RoleServer, tool};
 use lifesciences_core::{ApiError, ErrorCode, Parameters, lenient};
 use serde::{Deserialize, Serialize};
 
@@ -109,7 +109,6 @@ fn missing(id: &ChemblId, raw: &str) -> ApiError {
     )
 }
 
-#[tool_router(router = get_compounds_batch_router, vis = "pub(crate)")]
 impl ChemblServer {
     /// Look up 1–100 ChEMBL compounds at once by CURIE, in one upstream request: one entry
     /// per requested ID in request order, an `{id, error}` object for malformed or unknown

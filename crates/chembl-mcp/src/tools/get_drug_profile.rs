@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, Parameters};
 use serde::{Deserialize, Serialize};
 
@@ -36,7 +36,7 @@ pub(crate) struct DrugProfileArgs {
 /// Whether a list is whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum ListStatus {
+pub(crate) enum ListStatus {
     /// Every record ChEMBL has.
     Complete,
     /// ChEMBL has more than were read (`total`).
@@ -48,7 +48,7 @@ pub enum ListStatus {
 /// One list of the profile.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Section<T> {
+pub(crate) struct Section<T> {
     pub status: ListStatus,
     /// Items listed.
     pub count: usize,
@@ -256,7 +256,6 @@ fn warning(w: &DrugWarning) -> WarningItem {
     }
 }
 
-#[tool_router(router = get_drug_profile_router, vis = "pub(crate)")]
 impl ChemblServer {
     /// A drug's profile: its mechanisms of action (action type, target with name and
     /// UniProt accessions, references), indications (EFO and MeSH, max phase) and

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, CrossReferences, Parameters, XrefKey};
 use serde::{Deserialize, Serialize};
 
@@ -53,7 +53,7 @@ fn xref_key(source: &str) -> Option<XrefKey> {
 /// Arguments of `chembl_get_target`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GetTargetArgs {
+pub(crate) struct GetTargetArgs {
     /// The target's CURIE, e.g. `CHEMBL:203` (from chembl_search_targets).
     pub target_id: String,
 }
@@ -61,7 +61,7 @@ pub struct GetTargetArgs {
 /// A component of the target.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct Component {
+pub(crate) struct Component {
     /// UniProt accession; absent for RNA and other non-proteins.
     pub accession: Option<String>,
     pub description: Option<String>,
@@ -84,7 +84,7 @@ pub struct Component {
 /// A drug acting on the target.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct ActingDrug {
+pub(crate) struct ActingDrug {
     /// The compound's CURIE (pass it to chembl_get_drug_profile).
     pub compound: Option<String>,
     pub name: Option<String>,
@@ -97,7 +97,7 @@ pub struct ActingDrug {
 /// A target in full.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct TargetRecord {
+pub(crate) struct TargetRecord {
     #[serde(flatten)]
     pub summary: TargetSummary,
     pub tax_id: Option<u32>,
@@ -182,7 +182,6 @@ fn drugs(
     section
 }
 
-#[tool_router(router = get_target_router, vis = "pub(crate)")]
 impl ChemblServer {
     /// One ChEMBL target: name, type, organism, components (UniProt accession, names, and
     /// each one's Ensembl gene and PDB structures in `cross_references`), and the drugs
@@ -192,7 +191,7 @@ impl ChemblServer {
         title = "Get a ChEMBL target",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn chembl_get_target(
+    pub(crate) async fn chembl_get_target(
         &self,
         Parameters(args): Parameters<GetTargetArgs>,
     ) -> Result<Json<TargetRecord>, ApiError> {

@@ -8,7 +8,7 @@
 //! answers are checked: only molecules really named so are kept.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{
     ApiError, PaginationEnvelope, Parameters, SearchQuery, cursor, in_range, lenient,
 };
@@ -29,7 +29,7 @@ const EXACT_LIMIT: u32 = 100;
 /// Arguments of `chembl_search_compounds`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SearchCompoundsArgs {
+pub(crate) struct SearchCompoundsArgs {
     /// A name, trade name, synonym, research code or part of one (`imatinib`,
     /// `Gleevec`, `STI-571`), or a standard InChIKey (exact match). At least 2 characters.
     #[serde(default)]
@@ -64,7 +64,7 @@ pub struct SearchCompoundsArgs {
 /// One search hit.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct CompoundHit {
+pub(crate) struct CompoundHit {
     /// The compound's CURIE, e.g. `CHEMBL:941`: pass it to `chembl_get_compound`.
     pub id: String,
     /// ChEMBL's preferred name, e.g. `IMATINIB`. When ChEMBL has none: the official name
@@ -196,7 +196,6 @@ fn merge_exact(query: &str, by_name: MoleculePage, by_synonym: MoleculePage) -> 
     merged
 }
 
-#[tool_router(router = search_compounds_router, vis = "pub(crate)")]
 impl ChemblServer {
     /// Search ChEMBL compounds by name, trade name, synonym or part of one (ranked by
     /// ChEMBL's relevance, score 0–1), by InChIKey, or by structure: similar to a SMILES
@@ -206,7 +205,7 @@ impl ChemblServer {
         title = "Search ChEMBL compounds",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn chembl_search_compounds(
+    pub(crate) async fn chembl_search_compounds(
         &self,
         Parameters(args): Parameters<SearchCompoundsArgs>,
     ) -> Result<Json<PaginationEnvelope<CompoundHit>>, ApiError> {

@@ -6,7 +6,7 @@
 //! PROTAC ternary complexes), so a filtered page can hold fewer than `limit` targets.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, Parameters, SearchQuery, cursor, in_range, lenient};
 use serde::{Deserialize, Serialize};
 
@@ -18,7 +18,7 @@ use crate::server::ChemblServer;
 /// Arguments of `chembl_search_targets`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SearchTargetsArgs {
+pub(crate) struct SearchTargetsArgs {
     /// Gene symbol (`EGFR`), UniProt accession (`P00533`) or name words.
     pub query: String,
     /// Only targets of this organism, e.g. `Homo sapiens` or `human`.
@@ -40,7 +40,7 @@ pub struct SearchTargetsArgs {
 /// A target, in brief.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct TargetSummary {
+pub(crate) struct TargetSummary {
     /// The target's CURIE (pass it to chembl_get_target or chembl_get_bioactivities).
     pub id: String,
     pub name: Option<String>,
@@ -59,7 +59,7 @@ pub struct TargetSummary {
 /// A target found by the search.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct TargetHit {
+pub(crate) struct TargetHit {
     #[serde(flatten)]
     pub target: TargetSummary,
     /// ChEMBL's search relevance.
@@ -116,7 +116,6 @@ fn hit(t: &Target) -> Option<TargetHit> {
     })
 }
 
-#[tool_router(router = search_targets_router, vis = "pub(crate)")]
 impl ChemblServer {
     /// Find ChEMBL targets by gene symbol, UniProt accession or name, optionally of one
     /// organism and type: each with its CURIE, name, type, organism, UniProt accessions
@@ -127,7 +126,7 @@ impl ChemblServer {
         title = "Search ChEMBL targets",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn chembl_search_targets(
+    pub(crate) async fn chembl_search_targets(
         &self,
         Parameters(args): Parameters<SearchTargetsArgs>,
     ) -> Result<Json<lifesciences_core::PaginationEnvelope<TargetHit>>, ApiError> {

@@ -8,7 +8,7 @@
 //! within Ensembl's rate), so a list of 1,000 genes answers in seconds, not a minute.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, CrossReferences, Parameters};
 use serde::{Deserialize, Serialize};
 
@@ -24,7 +24,7 @@ use crate::xrefs::cross_references;
 /// Arguments of `ensembl_get_gene`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GetGeneArgs {
+pub(crate) struct GetGeneArgs {
     /// Ensembl gene stable ID of any species: 'ENSG00000141510' (human TP53),
     /// 'ENSMUSG00000059552' (mouse). A version suffix ('ENSG00000141510.17') and lower
     /// case are accepted. Not a symbol: find the ID of 'TP53' with ensembl_search_genes
@@ -45,7 +45,7 @@ const MAX_BATCH_XREFS: usize = 50;
 /// Several genes.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct GeneBatch {
+pub(crate) struct GeneBatch {
     /// The genes found, in the order asked.
     pub genes: Vec<Gene>,
     /// IDs Ensembl does not know.
@@ -59,7 +59,7 @@ pub struct GeneBatch {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
 #[schemars(extend("type" = "object"))]
-pub enum GeneAnswer {
+pub(crate) enum GeneAnswer {
     One(Box<Gene>),
     Many(GeneBatch),
 }
@@ -67,7 +67,7 @@ pub enum GeneAnswer {
 /// An Ensembl gene.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Gene {
+pub(crate) struct Gene {
     /// Ensembl gene stable ID, upper case and without version, e.g. 'ENSG00000141510'.
     pub id: String,
     /// Gene symbol, e.g. 'TP53'.
@@ -132,7 +132,6 @@ impl Gene {
     }
 }
 
-#[tool_router(router = get_gene_router, vis = "pub(crate)")]
 impl EnsemblServer {
     /// Fetch one Ensembl gene by its stable ID: symbol, name, biotype, species, assembly,
     /// chromosome coordinates and strand, canonical transcript, and cross-references to
@@ -144,7 +143,7 @@ impl EnsemblServer {
         title = "Get an Ensembl gene",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn ensembl_get_gene(
+    pub(crate) async fn ensembl_get_gene(
         &self,
         Parameters(args): Parameters<GetGeneArgs>,
     ) -> Result<Json<GeneAnswer>, ApiError> {

@@ -6,7 +6,7 @@
 //! first (the path needs the species). Pages come from the cached answer.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, Pagination, Parameters, cursor, in_range, lenient};
 use serde::{Deserialize, Serialize};
 
@@ -121,7 +121,6 @@ fn homolog(h: &Homology, of: &str, several: bool) -> Option<Homolog> {
     })
 }
 
-#[tool_router(router = get_homologs_router, vis = "pub(crate)")]
 impl EnsemblServer {
     /// A gene's orthologues and/or paralogues (Ensembl Compara): each homolog's gene,
     /// species, protein, homology type, clade and percent identity both ways. Takes an

@@ -6,7 +6,7 @@
 
 use futures::future::join_all;
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, Parameters, in_range, lenient};
 use serde::{Deserialize, Serialize};
 
@@ -210,7 +210,6 @@ fn capped(
     }
 }
 
-#[tool_router(router = get_sequence_router, vis = "pub(crate)")]
 impl EnsemblServer {
     /// Sequences by stable ID (genomic, cdna, cds or protein; flanks; a sub-range) or by
     /// region, with each one's full length; cut at max_length with `truncated`. A gene

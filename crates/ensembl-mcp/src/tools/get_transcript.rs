@@ -6,7 +6,7 @@
 //! UniProt/Swiss-Prot).
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, CrossReferences, Parameters, XrefKey};
 use serde::{Deserialize, Serialize};
 
@@ -19,7 +19,7 @@ use crate::xrefs::cross_references;
 /// Arguments of `ensembl_get_transcript`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GetTranscriptArgs {
+pub(crate) struct GetTranscriptArgs {
     /// Ensembl transcript stable ID of any species: 'ENST00000269305' (human TP53-201),
     /// 'ENSMUST00000108658' (mouse). A version suffix ('ENST00000269305.9') and lower
     /// case are accepted. A gene's transcript to start from is its canonical_transcript
@@ -30,7 +30,7 @@ pub struct GetTranscriptArgs {
 /// An Ensembl transcript.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Transcript {
+pub(crate) struct Transcript {
     /// Ensembl transcript stable ID, upper case and without version, e.g.
     /// 'ENST00000269305'.
     pub id: String,
@@ -98,7 +98,6 @@ impl Transcript {
     }
 }
 
-#[tool_router(router = get_transcript_router, vis = "pub(crate)")]
 impl EnsemblServer {
     /// Fetch one Ensembl transcript by its stable ID: name, biotype, parent gene, whether
     /// it is the gene's canonical transcript, species, assembly, coordinates and strand,
@@ -109,7 +108,7 @@ impl EnsemblServer {
         title = "Get an Ensembl transcript",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn ensembl_get_transcript(
+    pub(crate) async fn ensembl_get_transcript(
         &self,
         Parameters(args): Parameters<GetTranscriptArgs>,
     ) -> Result<Json<Transcript>, ApiError> {

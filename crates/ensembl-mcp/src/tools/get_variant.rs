@@ -4,7 +4,7 @@
 //! `phenotypes`, the traits associated with it. One request.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, Parameters};
 use serde::{Deserialize, Serialize};
 
@@ -142,7 +142,6 @@ fn variant(asked: &str, species: String, r: VariationRecord, phenotypes: bool) -
     }
 }
 
-#[tool_router(router = get_variant_router, vis = "pub(crate)")]
 impl EnsemblServer {
     /// A known variant by rsID: its locations and alleles, minor allele and frequency,
     /// clinical significance, most severe consequence and synonyms; associated traits

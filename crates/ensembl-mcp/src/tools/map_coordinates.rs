@@ -5,7 +5,7 @@
 //! change); each piece says which part of the input it covers.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, Parameters, lenient};
 use serde::{Deserialize, Serialize};
 
@@ -118,7 +118,6 @@ fn pieces(answer: MapAnswer) -> Vec<MappedPiece> {
         .collect()
 }
 
-#[tool_router(router = map_coordinates_router, vis = "pub(crate)")]
 impl EnsemblServer {
     /// Convert coordinates: a region between assemblies (GRCh37 ↔ GRCh38, any pair
     /// Ensembl maps), or cDNA, CDS or protein positions of a transcript or protein to the

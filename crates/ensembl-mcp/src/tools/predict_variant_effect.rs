@@ -19,7 +19,7 @@ use std::pin::Pin;
 
 use futures::future::join_all;
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, ErrorCode, Parameters};
 use serde::{Deserialize, Serialize};
 
@@ -572,7 +572,6 @@ impl EnsemblServer {
     }
 }
 
-#[tool_router(router = predict_variant_effect_router, vis = "pub(crate)")]
 impl EnsemblServer {
     /// Predict what variants do (Ensembl VEP): per variant its location, alleles, most
     /// severe consequence, known variants there (rsID, minor allele frequency, ClinVar

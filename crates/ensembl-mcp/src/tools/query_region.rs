@@ -6,7 +6,7 @@
 //! come sorted by start, paged from the cached answer, with counts per type.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, Pagination, Parameters, cursor, in_range, lenient};
 use serde::{Deserialize, Serialize};
 
@@ -197,7 +197,6 @@ fn parse_features(raw: &[String]) -> Result<Vec<&'static str>, ApiError> {
     Ok(out)
 }
 
-#[tool_router(router = query_region_router, vis = "pub(crate)")]
 impl EnsemblServer {
     /// What lies in a genomic window of any species (current assembly): genes,
     /// transcripts, variants (rsID, consequence, ClinVar), regulatory features, motifs,

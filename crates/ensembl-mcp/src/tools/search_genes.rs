@@ -19,7 +19,7 @@
 use std::collections::{HashMap, HashSet};
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
-use lifesciences_core::rmcp::{Json, tool, tool_router};
+use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{
     ApiError, PaginationEnvelope, Parameters, SearchQuery, cursor, in_range, lenient,
 };
@@ -51,7 +51,7 @@ const SCORE_TEXT_TOP: f64 = 0.8;
 /// Arguments of `ensembl_search_genes`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SearchGenesArgs {
+pub(crate) struct SearchGenesArgs {
     /// What to look for, at least 2 characters: a gene symbol ('BRCA1'), a synonym
     /// ('p53'), or words of the gene's name or description ('tumor protein'). Matched as
     /// plain words (no query syntax).
@@ -106,7 +106,7 @@ fn species_arg<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Err
 /// One candidate gene.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct GeneCandidate {
+pub(crate) struct GeneCandidate {
     /// Ensembl gene stable ID, e.g. 'ENSG00000012048' (pass it to ensembl_get_gene).
     pub id: String,
     /// Gene symbol, e.g. 'BRCA1'.
@@ -305,7 +305,6 @@ fn text_candidate(
     }
 }
 
-#[tool_router(router = search_genes_router, vis = "pub(crate)")]
 impl EnsemblServer {
     /// Find Ensembl genes by symbol, synonym, free text, or another database's ID
     /// (UniProt, RefSeq NM_/NP_, HGNC:…, NCBI Gene, OMIM:…), optionally in one species.
@@ -316,7 +315,7 @@ impl EnsemblServer {
         title = "Search Ensembl genes",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn ensembl_search_genes(
+    pub(crate) async fn ensembl_search_genes(
         &self,
         Parameters(args): Parameters<SearchGenesArgs>,
     ) -> Result<Json<PaginationEnvelope<GeneCandidate>>, ApiError> {

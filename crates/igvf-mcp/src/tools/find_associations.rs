@@ -7,7 +7,7 @@
 use futures::future::join_all;
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, ErrorCode, Parameters, in_range, lenient};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::associations::{
@@ -33,7 +33,7 @@ const P_VALUE_UPSTREAM: [Endpoint; 2] =
 /// Optional filters of `igvf_find_associations`.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct AssociationFilters {
+pub(crate) struct AssociationFilters {
     /// Largest p-value to keep, e.g. `5e-8`; results without a p-value are left out.
     #[serde(default, deserialize_with = "lenient::opt_f64")]
     pub p_value: Option<f64>,
@@ -49,7 +49,7 @@ pub struct AssociationFilters {
 /// Arguments of `igvf_find_associations`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct FindAssociationsArgs {
+pub(crate) struct FindAssociationsArgs {
     /// The entity, in any form `igvf_get_entity` accepts: gene (`TP53`, `ENSG…`),
     /// variant (`rs1152591`, SPDI, HGVS, `CA…`), protein (`ENSP…`, `P04637`), disease or
     /// phenotype (`MONDO:0009861`, `EFO:0004339`), GO term, drug (`PA448497`), complex
@@ -74,7 +74,7 @@ pub struct FindAssociationsArgs {
 /// The entity associations were looked for.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct QueriedEntity {
+pub(crate) struct QueriedEntity {
     /// The input, as given.
     pub input: String,
     /// Its kind.
@@ -90,7 +90,7 @@ pub struct QueriedEntity {
 
 /// An error of one data set (the others still answered).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct DatasetError {
+pub(crate) struct DatasetError {
     /// The error code, e.g. `UPSTREAM_ERROR`.
     pub code: ErrorCode,
     /// What failed.
@@ -111,7 +111,7 @@ impl DatasetError {
 /// What one data set contributed (`igvf_list_sources` describes each).
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct DatasetReport {
+pub(crate) struct DatasetReport {
     /// The catalog endpoint, e.g. `/genes/variants`.
     pub dataset: String,
     /// Its relationship.
@@ -128,7 +128,7 @@ pub struct DatasetReport {
 
 /// The associations of an entity.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct AssociationsResult {
+pub(crate) struct AssociationsResult {
     /// The entity queried.
     pub entity: QueriedEntity,
     /// The relationship asked for.
@@ -589,7 +589,6 @@ fn nothing_to_query(
     None
 }
 
-#[tool_router(router = find_associations_router, vis = "pub(crate)")]
 impl IgvfServer {
     /// An entity's relationships, from either side, data sets queried in parallel:
     /// regulatory (QTLs, element–gene links, TF binding, perturbation targets), genetic
@@ -601,7 +600,7 @@ impl IgvfServer {
         title = "Find associations of an entity",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn igvf_find_associations(
+    pub(crate) async fn igvf_find_associations(
         &self,
         Parameters(args): Parameters<FindAssociationsArgs>,
     ) -> Result<Json<AssociationsResult>, ApiError> {

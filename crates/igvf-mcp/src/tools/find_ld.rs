@@ -3,7 +3,7 @@
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, ErrorCode, Parameters, in_range, lenient};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::associations::Subject;
@@ -17,7 +17,7 @@ use crate::server::IgvfServer;
 /// Arguments of `igvf_find_ld`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct FindLdArgs {
+pub(crate) struct FindLdArgs {
     /// The variant: rsID (`rs60960132`), SPDI (`NC_000011.10:9083634:A:T`), genomic HGVS
     /// (`NC_000011.10:g.9083635A>T`) or ClinGen allele ID (`CA217534780`).
     pub variant_id: String,
@@ -44,7 +44,7 @@ pub struct FindLdArgs {
 /// A variant in LD with the query variant.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct LdPartner {
+pub(crate) struct LdPartner {
     /// The catalog's variant ID.
     pub spdi: Option<String>,
     pub rsid: Option<String>,
@@ -59,7 +59,7 @@ pub struct LdPartner {
 
 /// The LD neighbourhood of a variant.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct LdResult {
+pub(crate) struct LdResult {
     /// The variant, as given.
     pub variant: String,
     /// How it was read (rsID, SPDI, genomic HGVS, ClinGen allele ID).
@@ -198,7 +198,6 @@ fn variant(raw: &str) -> Result<Identifier, ApiError> {
     detect(raw, Some(Hint::Variant))
 }
 
-#[tool_router(router = find_ld_router, vis = "pub(crate)")]
 impl IgvfServer {
     /// Find variants in linkage disequilibrium with a variant (TopLD), at or above an r²
     /// threshold (default 0.8) and optional D′, in one population (AFR, EAS, EUR
@@ -208,7 +207,7 @@ impl IgvfServer {
         title = "Find variants in linkage disequilibrium",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn igvf_find_ld(
+    pub(crate) async fn igvf_find_ld(
         &self,
         Parameters(args): Parameters<FindLdArgs>,
     ) -> Result<Json<LdResult>, ApiError> {

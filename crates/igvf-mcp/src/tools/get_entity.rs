@@ -2,7 +2,7 @@
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Parameters};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use std::collections::BTreeMap;
@@ -21,7 +21,7 @@ const MAX_ELEMENTS: u32 = 20;
 /// Arguments of `igvf_get_entity`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GetEntityArgs {
+pub(crate) struct GetEntityArgs {
     /// The identifier, in any form; its type is detected. Genes: `ENSG00000012048`,
     /// `HGNC:1100`, `ENTREZ:672` or a symbol (`BRCA1`, case-insensitive). Variants:
     /// `rs80357906`, SPDI `NC_000017.11:43057062:GGG:GGGG`, genomic HGVS
@@ -40,7 +40,7 @@ pub struct GetEntityArgs {
 
 /// An entity as `igvf_get_entity` returns it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct EntityResult {
+pub(crate) struct EntityResult {
     /// The entity, with `_type` (`gene`, `transcript`, `protein`, `variant`,
     /// `ontology_term`, `drug`, `complex`, `pathway`) and an `id` this tool accepts.
     #[serde(flatten)]
@@ -62,7 +62,7 @@ pub struct EntityResult {
 
 /// What the first questions about a variant need, in the same call.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct VariantContext {
+pub(crate) struct VariantContext {
     /// CADD PHRED-scaled score (above 20: among the 1 % most deleterious).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cadd_phred: Option<f64>,
@@ -91,7 +91,7 @@ pub struct VariantContext {
 
 /// A gene near a variant.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct NearGene {
+pub(crate) struct NearGene {
     /// Ensembl gene ID (pass it to igvf_get_entity).
     pub id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,7 +103,7 @@ pub struct NearGene {
 
 /// A regulatory element containing a variant.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ContainingElement {
+pub(crate) struct ContainingElement {
     /// The element's ID, e.g. a cCRE accession.
     pub id: String,
     /// E.g. `candidate cis regulatory element`.
@@ -226,7 +226,7 @@ impl IgvfServer {
 
 impl EntityResult {
     /// The result for `found`, looked up by `id`.
-    pub fn new(id: &Identifier, found: Found) -> Self {
+    pub(crate) fn new(id: &Identifier, found: Found) -> Self {
         Self {
             detected_as: id.form().to_owned(),
             matched_synonym: found.matched_via.map(|_| id.value()),
@@ -237,7 +237,6 @@ impl EntityResult {
     }
 }
 
-#[tool_router(router = get_entity_router, vis = "pub(crate)")]
 impl IgvfServer {
     /// Look up one entity by any identifier: gene, variant, transcript, protein,
     /// disease or other ontology term, drug, complex, pathway (type detected from the
@@ -248,7 +247,7 @@ impl IgvfServer {
         title = "Get an entity by any identifier",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn igvf_get_entity(
+    pub(crate) async fn igvf_get_entity(
         &self,
         Parameters(args): Parameters<GetEntityArgs>,
     ) -> Result<Json<EntityResult>, ApiError> {

@@ -7,7 +7,7 @@
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Parameters};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::associations::DATASETS;
@@ -19,7 +19,7 @@ use crate::spec::spec;
 /// A group of data sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Category {
+pub(crate) enum Category {
     /// Linkage disequilibrium.
     VariantAnnotations,
     /// QTLs: variants that change expression or splicing.
@@ -111,7 +111,7 @@ impl Category {
 /// Arguments of `igvf_list_sources`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ListSourcesArgs {
+pub(crate) struct ListSourcesArgs {
     /// Optional: one category, listed with every data set and its filter values:
     /// `variant_annotations`, `gene_expression`, `regulatory`, `disease`, `drugs`,
     /// `interactions`, `studies`. Without it, an overview.
@@ -121,7 +121,7 @@ pub struct ListSourcesArgs {
 
 /// An argument of a tool and the values it takes on one data set.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct FilterValues {
+pub(crate) struct FilterValues {
     /// E.g. `filters.source` or `ancestry`.
     pub argument: String,
     pub values: Vec<String>,
@@ -132,7 +132,7 @@ pub struct FilterValues {
 /// One data set (a catalog endpoint) the tools query.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct DatasetInfo {
+pub(crate) struct DatasetInfo {
     /// Catalog path, as `dataset` in associations.
     pub path: String,
     pub tool: String,
@@ -155,7 +155,7 @@ pub struct DatasetInfo {
 
 /// One category.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct CategoryInfo {
+pub(crate) struct CategoryInfo {
     /// Pass it as `category` for the details.
     pub category: String,
     pub description: String,
@@ -172,7 +172,7 @@ pub struct CategoryInfo {
 
 /// The catalog's sources and filter values.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct SourcesResult {
+pub(crate) struct SourcesResult {
     /// Version of the catalog's OpenAPI description the values come from.
     pub spec_version: String,
     pub categories: Vec<CategoryInfo>,
@@ -276,7 +276,6 @@ fn category_info(category: Category, detailed: bool) -> CategoryInfo {
     }
 }
 
-#[tool_router(router = list_sources_router, vis = "pub(crate)")]
 impl IgvfServer {
     /// List the data sets the tools query, with their valid filter values (from the
     /// catalog's own OpenAPI enums) so values are discovered, not guessed. Without a
@@ -286,7 +285,7 @@ impl IgvfServer {
         title = "List data sources and filter values",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn igvf_list_sources(
+    pub(crate) async fn igvf_list_sources(
         &self,
         Parameters(args): Parameters<ListSourcesArgs>,
     ) -> Result<Json<SourcesResult>, ApiError> {

@@ -17,7 +17,7 @@ use crate::ids::Organism;
 
 /// The `organism` argument: `human` (default) or `mouse`, forgiving about spelling.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct OrganismArg(pub Organism);
+pub(crate) struct OrganismArg(pub Organism);
 
 impl<'de> Deserialize<'de> for OrganismArg {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

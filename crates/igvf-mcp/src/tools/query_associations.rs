@@ -20,7 +20,7 @@ use std::cmp::Ordering;
 use futures::future::join_all;
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Parameters, UpstreamFailure, in_range, lenient};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::associations::{Association, DATASETS, Dataset, Relationship, Subject, map_edge};
@@ -44,7 +44,7 @@ const GENE_FLANK_BP: u64 = 10_000;
 /// Arguments of `igvf_query_associations`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct QueryAssociationsArgs {
+pub(crate) struct QueryAssociationsArgs {
     /// What to rank, one kind per call.
     #[schemars(with = "Kind")]
     pub kind: String,
@@ -98,7 +98,7 @@ pub struct QueryAssociationsArgs {
 /// A ranked answer.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct QueryResult {
+pub(crate) struct QueryResult {
     /// The kind asked for.
     pub kind: String,
     /// The anchor, when one was given.
@@ -457,7 +457,6 @@ async fn run(client: &IgvfClient, query: Query, filters: &Filters, want: u32) ->
     }
 }
 
-#[tool_router(router = query_associations_router, vis = "pub(crate)")]
 impl IgvfServer {
     /// Top associations of one kind, ranked across upstream pages; `complete` says if
     /// every match was seen. No entity_id needed for eqtl/sqtl, nor for element_gene,
@@ -467,7 +466,7 @@ impl IgvfServer {
         title = "Rank associations of one kind",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn igvf_query_associations(
+    pub(crate) async fn igvf_query_associations(
         &self,
         Parameters(args): Parameters<QueryAssociationsArgs>,
     ) -> Result<Json<QueryResult>, ApiError> {

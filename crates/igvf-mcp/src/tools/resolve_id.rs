@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Parameters};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::client::quoted;
@@ -16,7 +16,7 @@ use crate::server::IgvfServer;
 /// Arguments of `igvf_resolve_id`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ResolveIdArgs {
+pub(crate) struct ResolveIdArgs {
     /// The identifier to resolve, in any form `igvf_get_entity` accepts, e.g.
     /// `rs80357906`, `NC_000017.11:43057062:GGG:GGGG`, `CA10655131`, `BRCA1`,
     /// `ENSG00000012048`, `HGNC:1100`, `P38398`.
@@ -36,7 +36,7 @@ pub struct ResolveIdArgs {
 /// `additional_rsids`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum IdValue {
+pub(crate) enum IdValue {
     One(String),
     Many(Vec<String>),
 }
@@ -46,7 +46,7 @@ pub(crate) type Identifiers = BTreeMap<String, IdValue>;
 
 /// The aliases of one entity.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Resolution {
+pub(crate) struct Resolution {
     /// The input, as given.
     pub input: String,
     /// `gene`, `variant`, `protein`, `transcript`, `ontology_term`, `drug`, `complex`,
@@ -240,7 +240,6 @@ fn check_target(raw: &str, kind: EntityKind) -> Result<String, ApiError> {
     ))
 }
 
-#[tool_router(router = resolve_id_router, vis = "pub(crate)")]
 impl IgvfServer {
     /// Convert an identifier to all its known aliases with one lookup: a variant's rsID,
     /// SPDI, genomic HGVS and ClinGen allele ID; a gene's Ensembl ID, HGNC ID, symbol and
@@ -250,7 +249,7 @@ impl IgvfServer {
         title = "Resolve an identifier to its aliases",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn igvf_resolve_id(
+    pub(crate) async fn igvf_resolve_id(
         &self,
         Parameters(args): Parameters<ResolveIdArgs>,
     ) -> Result<Json<Resolution>, ApiError> {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Parameters, in_range, lenient};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::client::{Endpoint, Fetched, Request, VARIANT_REGION_MAX_BP};
@@ -17,7 +17,7 @@ use crate::tools::OrganismArg;
 /// What a region search can include.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum RegionContent {
+pub(crate) enum RegionContent {
     /// Genes overlapping the region (GENCODE).
     Genes,
     /// Variants inside the region (the catalog answers regions up to 10 kb).
@@ -40,7 +40,7 @@ impl RegionContent {
 /// Arguments of `igvf_search_region`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SearchRegionArgs {
+pub(crate) struct SearchRegionArgs {
     /// The region, `chromosome:start-end`, 1-based and inclusive as Ensembl and UCSC
     /// write it (TP53: `chr17:7661779-7687538`), GRCh38 or GRCm39: also `17:1,000,000-2,000,000`,
     /// `chrX:1M-2M`, `chr17:41.2M-41.3M`, `chr2:150kb-200kb`; `chr1:12345` is one base.
@@ -91,7 +91,7 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(
 /// A gene in a region.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct RegionGene {
+pub(crate) struct RegionGene {
     /// Ensembl gene ID.
     pub id: String,
     pub symbol: Option<String>,
@@ -110,7 +110,7 @@ pub struct RegionGene {
 /// A variant in a region.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct RegionVariant {
+pub(crate) struct RegionVariant {
     /// The catalog's variant ID (the SPDI for human variants).
     pub id: String,
     /// `chr17` style (Ensembl says `17`).
@@ -131,7 +131,7 @@ pub struct RegionVariant {
 /// A regulatory element in a region.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct RegulatoryElement {
+pub(crate) struct RegulatoryElement {
     /// The element's ID, e.g. the ENCODE cCRE accession `EH38E2777055`.
     pub id: String,
     /// `chr17` style (Ensembl says `17`).
@@ -153,7 +153,7 @@ pub struct RegulatoryElement {
 /// What is in a region.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct RegionResult {
+pub(crate) struct RegionResult {
     /// As read, 1-based and inclusive, e.g. `chr17:7661779-7687538`.
     pub region: String,
     /// Length in base pairs, both ends included.
@@ -175,7 +175,6 @@ pub struct RegionResult {
     pub notes: Vec<String>,
 }
 
-#[tool_router(router = search_region_router, vis = "pub(crate)")]
 impl IgvfServer {
     /// List the genes, variants and regulatory elements in a genomic region, queried in
     /// parallel. Coordinates in and out are 1-based, inclusive (as Ensembl, UCSC).
@@ -186,7 +185,7 @@ impl IgvfServer {
         title = "Search a genomic region",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn igvf_search_region(
+    pub(crate) async fn igvf_search_region(
         &self,
         Parameters(args): Parameters<SearchRegionArgs>,
     ) -> Result<Json<RegionResult>, ApiError> {

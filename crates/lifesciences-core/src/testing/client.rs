@@ -199,7 +199,7 @@ impl McpTestClient {
         (structured, provenance)
     }
 
-    /// Call a tool whose answer is a picture ([`McpServer::PICTURES`]) that must succeed:
+    /// Call a tool whose answer is a picture (declared `as picture`) that must succeed:
     /// returns its content blocks, after checking it has no structured content, an image
     /// (or an embedded SVG) and a text, and a line of provenance.
     pub async fn call_picture(

@@ -32,16 +32,16 @@ pub const OUTPUT_AVERAGE_BUDGET_BYTES: usize = 2000;
 ///   describes every argument, and states in `minimum`/`maximum` every numeric range
 ///   its descriptions state;
 /// - an output schema, in which only `pagination.cursor` and `pagination.total_count`
-///   may be null and which requires `provenance`; none for a picture
-///   ([`McpServer::PICTURES`]);
+///   may be null and which requires `provenance`; none for a picture (declared
+///   `as picture` in [`tools!`](crate::tools));
 /// - output schemas within [`OUTPUT_AVERAGE_BUDGET_BYTES`] on average;
 /// - descriptions without rustdoc link syntax and without hard line breaks inside a
 ///   paragraph;
-/// - a handler in [`McpServer::calls`] for every tool, and no other;
 /// - embedded definitions ([`McpServer::DEFINITIONS`]) that are current;
 /// - the catalog budget ([`assert_catalog_budget`]).
 pub fn assert_tool_definitions<S: McpServer>() {
     let tools = tools::<S>();
+    let pictures = crate::server::pictures::<S>();
     let prefix = format!("{}_", S::NAME.trim_end_matches("-mcp").replace('-', "_"));
     assert!(!tools.is_empty(), "{} has no tools", S::NAME);
     let mut names = BTreeSet::new();
@@ -57,9 +57,9 @@ pub fn assert_tool_definitions<S: McpServer>() {
             "{name}: tools of {} are named {prefix}…",
             S::NAME
         );
-        check_tool(tool, S::PICTURES.contains(&name));
+        check_tool(tool, pictures.contains(&name));
     }
-    for picture in S::PICTURES {
+    for picture in &pictures {
         assert!(
             names.contains(*picture),
             "{picture}: a picture that is not a tool"
@@ -82,18 +82,11 @@ pub fn assert_tool_definitions<S: McpServer>() {
             S::NAME
         );
     }
-    let calls: BTreeSet<String> = S::calls().map.keys().map(|n| n.to_string()).collect();
-    assert_eq!(
-        calls,
-        names,
-        "{}: the tools `calls()` dispatches differ from those `router()` defines",
-        S::NAME
-    );
     assert_catalog_budget(S::NAME, &tools);
     // The output fields' words, left out of what is served, are documented.
     for tool in crate::server::documented_tools::<S>() {
         let name = tool.name.as_ref();
-        if S::PICTURES.contains(&name) {
+        if pictures.contains(&name) {
             continue;
         }
         let output = tool
@@ -245,7 +238,7 @@ fn check_tool_files(crate_dir: &Path, prefix: &str, names: &BTreeSet<String>) {
     let unrouted: Vec<_> = files.difference(names).collect();
     assert!(
         unrouted.is_empty(),
-        "tools/ has files whose tool is not listed (add its router to the server's router()): {unrouted:?}"
+        "tools/ has files whose tool is not declared (add it to the server's `tools![…]`): {unrouted:?}"
     );
     let fileless: Vec<_> = names.difference(&files).collect();
     assert!(
@@ -616,14 +609,14 @@ mod tests {
     }
 
     #[test]
-    fn one_routed_tool_per_file_of_tools_passes() {
+    fn one_declared_tool_per_file_of_tools_passes() {
         let dir = CrateDir::with_tools(&["mod.rs", "get_gene.rs", "search_genes.rs"]);
         check_tool_files(&dir.0, "x_", &names(&["x_get_gene", "x_search_genes"]));
     }
 
     #[test]
-    #[should_panic(expected = "add its router to the server's router()")]
-    fn a_tool_file_missing_from_the_router_fails() {
+    #[should_panic(expected = "add it to the server's `tools![…]`")]
+    fn a_tool_file_without_its_declaration_fails() {
         let dir = CrateDir::with_tools(&["mod.rs", "get_gene.rs", "search_genes.rs"]);
         check_tool_files(&dir.0, "x_", &names(&["x_get_gene"]));
     }

@@ -5,8 +5,7 @@
 
 use std::sync::Arc;
 
-use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -167,7 +166,6 @@ fn parse_item_id(raw: &str) -> Result<u64, ApiError> {
     ))
 }
 
-#[tool_router]
 impl TestServer {
     /// Fetch one item by CURIE. Example: `{"item_id": "ITEM:42"}`.
     #[tool(
@@ -240,11 +238,5 @@ impl McpServer for TestServer {
         })
     }
 
-    fn router() -> ToolRouter<Self> {
-        Self::tool_router()
-    }
-
-    fn calls() -> ToolRouter<Self> {
-        crate::tool_calls![items_get_item, items_search]
-    }
+    crate::tools![items_get_item, items_search];
 }

@@ -290,15 +290,13 @@ async fn a_cancelled_call_stops_its_upstream_requests() {
 }
 
 mod panicking {
-    use lifesciences_core::rmcp::handler::server::router::tool::ToolRouter;
-    use lifesciences_core::rmcp::{tool, tool_router};
+    use lifesciences_core::rmcp::tool;
     use lifesciences_core::testing::McpTestClient;
     use lifesciences_core::{ConfigError, Env, McpServer};
 
     #[derive(Clone)]
     struct Panicky;
 
-    #[tool_router]
     impl Panicky {
         /// Always panics. Example: `{}`.
         #[tool(title = "Boom")]
@@ -315,12 +313,7 @@ mod panicking {
         fn from_env(_env: &Env) -> Result<Self, ConfigError> {
             Ok(Self)
         }
-        fn router() -> ToolRouter<Self> {
-            Self::tool_router()
-        }
-        fn calls() -> ToolRouter<Self> {
-            lifesciences_core::tool_calls![boom]
-        }
+        lifesciences_core::tools![boom];
     }
 
     #[tokio::test]

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Pagination, Parameters, cursor, in_range, lenient};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::category::{
@@ -171,7 +171,6 @@ impl Categorised for EnrichedTerm {
     }
 }
 
-#[tool_router(router = get_enrichment_router, vis = "pub(crate)")]
 impl StringServer {
     /// Functional enrichment of a protein set (GO, KEGG, Reactome, WikiPathways, domains,
     /// diseases, tissues, publications…): per term its category, ID, description, the

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Pagination, Parameters, cursor, in_range, lenient};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::category::{
@@ -168,7 +168,6 @@ fn rank(rows: &[AnnotationRow], categories: &[&str], protein_count: usize) -> Ve
     breadth_first(lists)
 }
 
-#[tool_router(router = get_functional_annotation_router, vis = "pub(crate)")]
 impl StringServer {
     /// The annotation terms of proteins, without statistics (GO, KEGG, Reactome,
     /// domains, keywords, compartments, publications…): per term its category, ID,

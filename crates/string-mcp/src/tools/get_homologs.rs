@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Pagination, Parameters, cursor, in_range, lenient};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::ids::{Species, SpeciesArg, StringId};
@@ -200,7 +200,6 @@ fn hits(rows: &[HomologyRow], set: &set::Resolved, targets: &[Species]) -> Vec<H
     out.into_iter().map(|(_, _, h)| h).collect()
 }
 
-#[tool_router(router = get_homologs_router, vis = "pub(crate)")]
 impl StringServer {
     /// Counterparts of proteins in other species: for each protein its best hit in
     /// each target species (e.g. mouse 10090), with name and bitscore. Without

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, CrossReferences, Parameters, XrefKey, in_range, lenient};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::client::NetworkType;
@@ -372,7 +372,6 @@ impl StringServer {
     }
 }
 
-#[tool_router(router = get_interactions_router, vis = "pub(crate)")]
 impl StringServer {
     /// Get the interaction partners of a STRING protein (or of each of `string_ids`, in one
     /// request), most confident first, with the combined and seven channel scores (0–1).

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Pagination, Parameters, cursor, in_range, lenient};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::client::NetworkType;
@@ -235,7 +235,6 @@ fn nodes(set: &[Node], edges: &[Edge]) -> Vec<NetworkNode> {
     all
 }
 
-#[tool_router(router = get_network_router, vis = "pub(crate)")]
 impl StringServer {
     /// Interaction network among a protein set (resolved in one request; unmapped ones
     /// listed): edges with combined and channel scores, and `ppi_enrichment`, STRING's test

@@ -14,7 +14,7 @@ use base64::engine::general_purpose::STANDARD;
 use lifesciences_core::rmcp::model::{CallToolResult, ContentBlock, ResourceContents};
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Parameters, UpstreamFailure, in_range, lenient};
-use rmcp::{tool, tool_router};
+use rmcp::tool;
 use serde::Deserialize;
 
 use crate::category::parse_categories;
@@ -83,7 +83,6 @@ pub(crate) struct NetworkPictureArgs {
     pub network_type: Option<NetworkType>,
 }
 
-#[tool_router(router = get_network_image_router, vis = "pub(crate)")]
 impl StringServer {
     /// The picture of a set's network, or STRING's enrichment figure for one category, as
     /// an image in the result (PNG; SVG as an embedded resource) with a line saying what

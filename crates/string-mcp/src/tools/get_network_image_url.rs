@@ -3,7 +3,7 @@
 
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{ApiError, Parameters, in_range, lenient};
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::client::{ImageFormat, ImageRequest, NetworkFlavor, NetworkType};
@@ -142,7 +142,6 @@ impl StringServer {
     }
 }
 
-#[tool_router(router = get_network_image_url_router, vis = "pub(crate)")]
 impl StringServer {
     /// Deprecated: string_get_network_image gives this URL with the picture itself. A
     /// URL STRING renders as the network image of the proteins; nothing is fetched.

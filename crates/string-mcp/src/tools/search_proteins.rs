@@ -6,7 +6,7 @@ use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{
     ApiError, PaginationEnvelope, Parameters, SearchQuery, cursor, in_range, lenient,
 };
-use rmcp::{Json, tool, tool_router};
+use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::ids::{Species, SpeciesArg, StringId, species_or_human};
@@ -16,7 +16,7 @@ use crate::server::StringServer;
 /// Arguments of `string_search_proteins`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SearchProteinsArgs {
+pub(crate) struct SearchProteinsArgs {
     /// One protein or gene name, symbol, synonym or identifier, at least 2 characters,
     /// e.g. `TP53`, `p53`, `P04637`.
     pub query: String,
@@ -39,7 +39,7 @@ pub struct SearchProteinsArgs {
 /// A STRING protein matching the query.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct ProteinCandidate {
+pub(crate) struct ProteinCandidate {
     /// The STRING CURIE that `string_get_interactions` takes, e.g.
     /// `STRING:9606.ENSP00000269305`.
     pub id: String,
@@ -175,7 +175,6 @@ fn unknown_species(error: ApiError, sent: Option<&SpeciesArg>, species: &Species
     )
 }
 
-#[tool_router(router = search_proteins_router, vis = "pub(crate)")]
 impl StringServer {
     /// Find STRING proteins by name, symbol, synonym or identifier in one organism, best
     /// match first, a page at a time, as STRING CURIEs for the other STRING tools.
@@ -185,7 +184,7 @@ impl StringServer {
         title = "Search STRING proteins",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
     )]
-    pub async fn string_search_proteins(
+    pub(crate) async fn string_search_proteins(
         &self,
         Parameters(args): Parameters<SearchProteinsArgs>,
     ) -> Result<Json<PaginationEnvelope<ProteinCandidate>>, ApiError> {

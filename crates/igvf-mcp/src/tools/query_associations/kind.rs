@@ -133,7 +133,7 @@ impl Kind {
 /// The field to rank by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum SortBy {
+pub(crate) enum SortBy {
     #[serde(alias = "pvalue", alias = "p")]
     PValue,
     Score,
@@ -177,7 +177,7 @@ impl SortBy {
 /// Sort direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Order {
+pub(crate) enum Order {
     #[serde(alias = "ascending", alias = "ASC")]
     Asc,
     #[serde(alias = "descending", alias = "DESC")]
