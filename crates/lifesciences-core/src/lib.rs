@@ -22,6 +22,7 @@ pub mod error;
 pub mod http;
 pub mod notify;
 pub mod provenance;
+pub mod reply;
 pub mod schema;
 pub mod serve;
 pub mod server;
@@ -42,6 +43,7 @@ pub use envelope::{ErrorBody, ErrorCode, ErrorEnvelope, Pagination, PaginationEn
 pub use error::{ApiError, Guidance, MIN_QUERY_CHARS, UpstreamFailure};
 pub use http::{Answer, HttpClient, Probe, Row, encode_path_segment};
 pub use provenance::{Provenance, SourceProvenance};
+pub use reply::Reply;
 pub use server::{
     Declared, McpServer, Served, StaticResource, call_tool, documented_tools, prepare_tools, tools,
 };
