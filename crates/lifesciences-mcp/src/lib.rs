@@ -6,12 +6,13 @@
 //! The four servers are built from one environment, so a source two of them use has one
 //! client: one cache, one coalescing table and one politeness budget.
 //!
-//! Code map: `toolsets` (which tools are served), `map_ids` (the crossing tool),
-//! `server` (the gateway itself).
+//! Code map: `servers` (the servers served, each named once), `toolsets` (which of their
+//! tools are served), `map_ids` (the crossing tool), `server` (the gateway itself).
 
 mod map_ids;
 mod server;
+mod servers;
 mod toolsets;
 
 pub use server::Gateway;
-pub use toolsets::Toolset;
+pub use servers::Toolset;

@@ -1,25 +1,20 @@
-//! The gateway: the four servers, built from one environment, their tools projected onto
-//! it, the chosen toolsets kept, and instructions that say which database answers what
-//! and how identifiers cross.
+//! The gateway: the servers of `servers.rs`, built from one environment, their tools
+//! projected onto it, the chosen toolsets kept, and instructions that say which database
+//! answers what and how identifiers cross.
 
 use std::collections::BTreeSet;
 
-use chembl_mcp::ChemblServer;
-use ensembl_mcp::EnsemblServer;
 use igvf_mcp::IgvfServer;
 use lifesciences_core::{ConfigError, Declared, Env, McpServer, StaticResource};
-use string_mcp::StringServer;
 
-use crate::toolsets::{self, Toolset};
+use crate::servers::{Servers, Toolset};
+use crate::toolsets;
 
 /// Every tool of STRING, Ensembl, ChEMBL and the IGVF Catalog in one server, plus
 /// `lifesciences_map_ids`. Cheap to clone: clones share the upstream clients.
 #[derive(Debug, Clone)]
 pub struct Gateway {
-    pub(crate) string: StringServer,
-    pub(crate) ensembl: EnsemblServer,
-    pub(crate) chembl: ChemblServer,
-    pub(crate) igvf: IgvfServer,
+    pub(crate) servers: Servers,
     /// The toolsets served.
     toolsets: BTreeSet<Toolset>,
 }
@@ -40,24 +35,23 @@ impl McpServer for Gateway {
         2. To carry an identifier to another database, call lifesciences_map_ids: a symbol, Ensembl, UniProt, HGNC, NCBI Gene, RefSeq, STRING, ChEMBL, InChIKey, rsID or SPDI becomes its equivalents, each with the tool that takes it next.\n\
         3. A typical path: chembl_get_target (a drug's target) → lifesciences_map_ids (its UniProt accession) → ensembl_get_gene → string_get_interactions (each partner's cross_references carry its STRING and Ensembl protein IDs) → igvf_query_associations.";
     const RESOURCES: &'static [StaticResource] = IgvfServer::RESOURCES;
-    const TOOLSETS: &'static [&'static str] = &["string", "ensembl", "chembl", "igvf"];
+    const TOOLSETS: &'static [&'static str] = Toolset::NAMES;
 
     fn from_env(env: &Env) -> Result<Self, ConfigError> {
         let toolsets = toolsets::parse(env.var(lifesciences_core::cli::TOOLSETS_VAR).as_deref())?;
-        // Built from the same environment, so a source two servers use has one client.
         Ok(Self {
-            string: StringServer::from_env(env)?,
-            ensembl: EnsemblServer::from_env(env)?,
-            chembl: ChemblServer::from_env(env)?,
-            igvf: IgvfServer::from_env(env)?,
+            servers: Servers::from_env(env)?,
             toolsets,
         })
     }
 
-    /// The four servers' tools, each toolset's in its order, then the gateway's own.
+    /// Every server's tools, toolset by toolset, then the gateway's own.
     fn tools() -> Vec<Declared<Self>> {
-        let mut tools: Vec<Declared<Self>> =
-            Toolset::ALL.into_iter().flat_map(toolset_tools).collect();
+        let mut tools: Vec<Declared<Self>> = Toolset::ALL
+            .iter()
+            .copied()
+            .flat_map(toolset_tools)
+            .collect();
         tools.extend(lifesciences_core::declared![lifesciences_map_ids]);
         tools
     }
@@ -67,25 +61,17 @@ impl McpServer for Gateway {
     fn keeps_tool(&self, name: &str) -> bool {
         // A tool of no toolset is the gateway's own, always served.
         Toolset::ALL
-            .into_iter()
-            .find(|t| toolset_tools(*t).iter().any(|tool| tool.name() == name))
+            .iter()
+            .copied()
+            .find(|t| Servers::tools(*t).iter().any(|tool| tool.name() == name))
             .is_none_or(|t| self.toolsets.contains(&t))
     }
 }
 
-/// A toolset's tools: its server's, each call handed to that server.
+/// A toolset's tools, as the gateway serves them.
 fn toolset_tools(toolset: Toolset) -> Vec<Declared<Gateway>> {
-    match toolset {
-        Toolset::String => project(StringServer::tools(), |g| &g.string),
-        Toolset::Ensembl => project(EnsemblServer::tools(), |g| &g.ensembl),
-        Toolset::Chembl => project(ChemblServer::tools(), |g| &g.chembl),
-        Toolset::Igvf => project(IgvfServer::tools(), |g| &g.igvf),
-    }
-}
-
-fn project<S: Send + Sync + 'static>(
-    tools: Vec<Declared<S>>,
-    pick: fn(&Gateway) -> &S,
-) -> Vec<Declared<Gateway>> {
-    tools.into_iter().map(|tool| tool.project(pick)).collect()
+    Servers::tools(toolset)
+        .into_iter()
+        .map(|tool| tool.project(|g: &Gateway| &g.servers))
+        .collect()
 }

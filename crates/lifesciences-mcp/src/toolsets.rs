@@ -6,39 +6,13 @@ use std::collections::BTreeSet;
 
 use lifesciences_core::ConfigError;
 
-/// One database's tools.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Toolset {
-    /// `string_*`: STRING protein interactions.
-    String,
-    /// `ensembl_*`: Ensembl genes, transcripts, variants.
-    Ensembl,
-    /// `chembl_*`: ChEMBL compounds, targets, activities.
-    Chembl,
-    /// `igvf_*`: the IGVF Catalog knowledge graph.
-    Igvf,
-}
-
-impl Toolset {
-    /// Every toolset, in the order tools are listed.
-    pub const ALL: [Toolset; 4] = [Self::String, Self::Ensembl, Self::Chembl, Self::Igvf];
-
-    /// Its name on the command line, and the prefix of its tools.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::String => "string",
-            Self::Ensembl => "ensembl",
-            Self::Chembl => "chembl",
-            Self::Igvf => "igvf",
-        }
-    }
-}
+use crate::servers::Toolset;
 
 /// The toolsets a value of `--toolsets` names: comma- or space-separated, case-insensitive;
 /// `all` or nothing means every one.
 pub(crate) fn parse(raw: Option<&str>) -> Result<BTreeSet<Toolset>, ConfigError> {
     let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
-        return Ok(Toolset::ALL.into_iter().collect());
+        return Ok(Toolset::ALL.iter().copied().collect());
     };
     let mut chosen = BTreeSet::new();
     for word in raw
@@ -48,10 +22,10 @@ pub(crate) fn parse(raw: Option<&str>) -> Result<BTreeSet<Toolset>, ConfigError>
     {
         let word = word.to_ascii_lowercase();
         if word == "all" {
-            chosen.extend(Toolset::ALL);
+            chosen.extend(Toolset::ALL.iter().copied());
             continue;
         }
-        match Toolset::ALL.into_iter().find(|t| t.name() == word) {
+        match Toolset::ALL.iter().copied().find(|t| t.name() == word) {
             Some(t) => {
                 chosen.insert(t);
             }
@@ -60,8 +34,8 @@ pub(crate) fn parse(raw: Option<&str>) -> Result<BTreeSet<Toolset>, ConfigError>
                     var: lifesciences_core::cli::TOOLSETS_VAR.to_owned(),
                     value: raw.to_owned(),
                     expected: format!(
-                        "toolsets among string, ensembl, chembl, igvf (comma-separated), or \
-                         all; '{word}' is not one"
+                        "toolsets among {} (comma-separated), or all; '{word}' is not one",
+                        Toolset::NAMES.join(", ")
                     ),
                 });
             }

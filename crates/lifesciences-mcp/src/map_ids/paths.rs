@@ -86,7 +86,13 @@ impl Mapper<'_> {
             .to_owned();
         b.add("pubchem_compound", &cid, None);
         b.called("UniChem (PubChem → ChEMBL)");
-        match self.gateway.chembl.chembl_ids_of_pubchem(&cid).await {
+        match self
+            .gateway
+            .servers
+            .chembl
+            .chembl_ids_of_pubchem(&cid)
+            .await
+        {
             None => b.missing(
                 "chembl_compound",
                 "UniChem could not be asked; try again later",
