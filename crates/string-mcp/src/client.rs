@@ -11,8 +11,8 @@
 use bytes::Bytes;
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{
-    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, ReleaseCheck, Setting,
-    Upstream,
+    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, ReleaseCheck, Reply,
+    Setting, Upstream, UpstreamFailure,
 };
 use serde::Deserialize;
 
@@ -206,6 +206,73 @@ impl ImageRequest<'_> {
     }
 }
 
+/// Why STRING refused a request as asked, read from its status and words. STRING answers
+/// 400 for an unknown species or a missing parameter and 404 when it maps none of the
+/// identifiers (the reading the official STRING MCP server's error hints give; the exact
+/// bodies are not recorded, docs/sources/string.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// STRING refused the request over its organism (one it does not know, or none
+    /// given for a large set): a 400 whose words name the species, the organism or the
+    /// taxon.
+    Species {
+        /// STRING's words, trimmed.
+        said: String,
+    },
+    /// Any other refusal: a 400 about something else (or without words), a 404.
+    Other {
+        /// The status STRING refused with.
+        status: u16,
+        /// STRING's words, trimmed (may be empty).
+        said: String,
+    },
+}
+
+impl Refusal {
+    /// STRING's refusal with `status`, its body `said` (trimmed). Any mention of the
+    /// organism counts as being about it, since the exact body is not recorded.
+    fn read(status: u16, said: String) -> Self {
+        let lower = said.to_ascii_lowercase();
+        let about_species = ["species", "organism", "taxon"]
+            .iter()
+            .any(|word| lower.contains(word));
+        if status == 400 && about_species {
+            Self::Species { said }
+        } else {
+            Self::Other { status, said }
+        }
+    }
+
+    /// The refusal as the failure it is when a tool has nothing better to say:
+    /// `UPSTREAM_ERROR`, "STRING rejected the request with HTTP 400: <its words>", as
+    /// core words any 4xx a tool did not anticipate.
+    pub(crate) fn into_error(self) -> ApiError {
+        let (status, said) = match self {
+            Self::Species { said } => (400, said),
+            Self::Other { status, said } => (status, said),
+        };
+        let failure = UpstreamFailure::Status {
+            status,
+            body: said,
+            retry_after: None,
+        };
+        // A 4xx is never retried: it took one request.
+        ApiError::from_failure(STRING.name, failure, 1)
+    }
+}
+
+/// `answer` read into its meaning: a status of `missing` is [`Reply::Missing`], one of
+/// `refused` STRING's [`Refusal`]; any other failure stays a failure.
+fn read<T>(
+    answer: Result<T, ApiError>,
+    missing: &[u16],
+    refused: &[u16],
+) -> Result<Reply<T, Refusal>, ApiError> {
+    let status = answer.as_ref().err().and_then(ApiError::upstream_status);
+    let reply = Reply::read(answer, missing, refused)?;
+    Ok(reply.map_refusal(|said| Refusal::read(status.unwrap_or(400), said)))
+}
+
 /// STRING, as the tools use it.
 #[derive(Debug, Clone)]
 pub(crate) struct StringClient {
@@ -222,13 +289,15 @@ impl LifeSciencesClient for StringClient {
 
 impl StringClient {
     /// `get_string_ids`: up to `limit` STRING proteins matching `identifier` in `species`,
-    /// best first. STRING answers 404 when nothing maps (docs/sources/string.md): no rows.
+    /// best first. STRING answers 404 when nothing maps (docs/sources/string.md):
+    /// [`Reply::Missing`]; its 400 (an unknown species, a missing parameter) is
+    /// [`Reply::Refused`].
     pub(crate) async fn string_ids(
         &self,
         identifier: &str,
         species: &Species,
         limit: u32,
-    ) -> Result<Vec<StringIdRow>, ApiError> {
+    ) -> Result<Reply<Vec<StringIdRow>, Refusal>, ApiError> {
         let (species, limit) = (species.to_string(), limit.to_string());
         let query = [
             ("identifiers", identifier),
@@ -236,27 +305,25 @@ impl StringClient {
             ("limit", limit.as_str()),
             ("echo_query", "1"),
         ];
-        match self
+        let answer = self
             .http
             .get_json::<Rows<StringIdRow>>("json/get_string_ids", &query)
-            .await
-        {
-            Ok(rows) => Ok(rows.0),
-            Err(e) if e.upstream_status() == Some(404) => Ok(Vec::new()),
-            Err(e) => Err(e),
-        }
+            .await;
+        read(answer.map(|rows| rows.0), &[404], &[400])
     }
 
     /// `interaction_partners`: the partners of `protein` with a combined score of at least
     /// `required_score` (0–1000), the `limit` most confident first. STRING filters by
-    /// score on its side.
+    /// score on its side. STRING refuses the request when it cannot map the protein (404)
+    /// or does not know its taxon (400): both are [`Reply::Refused`], with STRING's words,
+    /// since only `get_string_ids` can tell an unknown protein from other trouble.
     pub(crate) async fn interaction_partners(
         &self,
         protein: &StringId,
         required_score: u32,
         limit: u32,
         network_type: NetworkType,
-    ) -> Result<Vec<PartnerRow>, ApiError> {
+    ) -> Result<Reply<Vec<PartnerRow>, Refusal>, ApiError> {
         let (id, species) = (protein.bare(), protein.species().to_string());
         let (score, limit) = (required_score.to_string(), limit.to_string());
         let query = [
@@ -266,11 +333,11 @@ impl StringClient {
             ("limit", limit.as_str()),
             ("network_type", network_type.as_param()),
         ];
-        let rows: Rows<PartnerRow> = self
+        let answer = self
             .http
-            .get_json("json/interaction_partners", &query)
-            .await?;
-        Ok(rows.0)
+            .get_json::<Rows<PartnerRow>>("json/interaction_partners", &query)
+            .await;
+        read(answer.map(|rows| rows.0), &[], &[400, 404])
     }
 
     /// POST `form` (plus `identifiers`, joined with `\r` as STRING expects, and `species`)
@@ -297,20 +364,18 @@ impl StringClient {
 
     /// `get_string_ids` for a set, in one request: the best match of each identifier,
     /// with `queryIndex` (0-based, input order) saying which. STRING answers 404 when
-    /// nothing maps: no rows.
+    /// nothing maps ([`Reply::Missing`]) and 400 for an unknown species
+    /// ([`Reply::Refused`]).
     pub(crate) async fn resolve_set(
         &self,
         identifiers: &[String],
         species: &Species,
-    ) -> Result<Vec<StringIdRow>, ApiError> {
+    ) -> Result<Reply<Vec<StringIdRow>, Refusal>, ApiError> {
         let form = [("limit", "1"), ("echo_query", "1")];
-        match self
+        let answer = self
             .post_set("get_string_ids", identifiers, species, &form)
-            .await
-        {
-            Err(e) if e.upstream_status() == Some(404) => Ok(Vec::new()),
-            other => other,
-        }
+            .await;
+        read(answer, &[404], &[400])
     }
 
     /// `network`: the edges among `ids` (STRING IDs), plus `add_nodes` interactors.
@@ -503,5 +568,104 @@ mod tests {
              &identifiers=9606.ENSP00000269305%0DMDM2&species=9606&required_score=700\
              &add_white_nodes=5&network_flavor=confidence&network_type=physical"
         );
+    }
+
+    /// A failure as the HTTP client reports STRING's status `status` with body `body`.
+    fn answered(status: u16, body: &str) -> Result<Vec<u8>, ApiError> {
+        let failure = UpstreamFailure::Status {
+            status,
+            body: body.to_owned(),
+            retry_after: None,
+        };
+        Err(ApiError::from_failure("STRING", failure, 1))
+    }
+
+    // STRING's error bodies are not recorded: the words below are constructed, in the
+    // plain-text form of STRING's 2017 refusal of a large set without an organism ("You
+    // have provided a large number of input proteins (> 100), but you have not specified
+    // an organism", quoted in IDR/idr-notebooks pull request 36 on GitHub).
+
+    #[test]
+    fn a_404_of_get_string_ids_is_missing_and_its_400_a_refusal_in_string_s_words() {
+        assert_eq!(
+            read(Ok(vec![1]), &[404], &[400]).unwrap(),
+            Reply::Found(vec![1])
+        );
+        assert_eq!(
+            read(answered(404, ""), &[404], &[400]).unwrap(),
+            Reply::Missing
+        );
+        assert_eq!(
+            read(answered(400, " Error: species not found\n"), &[404], &[400]).unwrap(),
+            Reply::Refused(Refusal::Species {
+                said: "Error: species not found".into()
+            })
+        );
+        let large = "You have provided a large number of input proteins (> 100), but you \
+                     have not specified an organism.";
+        assert!(matches!(
+            read(answered(400, large), &[404], &[400]).unwrap(),
+            Reply::Refused(Refusal::Species { .. })
+        ));
+        assert_eq!(
+            read(
+                answered(400, "Error: identifiers could not be parsed"),
+                &[404],
+                &[400]
+            )
+            .unwrap(),
+            Reply::Refused(Refusal::Other {
+                status: 400,
+                said: "Error: identifiers could not be parsed".into()
+            })
+        );
+    }
+
+    #[test]
+    fn a_partner_request_s_404_is_a_refusal_and_only_a_400_names_a_species() {
+        // interaction_partners reads both as refusals; a 404 is never "unknown species",
+        // whatever its words.
+        assert_eq!(
+            read(answered(404, "no species matched"), &[], &[400, 404]).unwrap(),
+            Reply::Refused(Refusal::Other {
+                status: 404,
+                said: "no species matched".into()
+            })
+        );
+        assert!(matches!(
+            read(answered(400, "Unknown organism"), &[], &[400, 404]).unwrap(),
+            Reply::Refused(Refusal::Species { .. })
+        ));
+    }
+
+    #[test]
+    fn outages_and_other_statuses_stay_failures() {
+        for (status, body) in [
+            (500, "Internal Server Error"),
+            (503, ""),
+            (429, ""),
+            (403, ""),
+        ] {
+            let e = read(answered(status, body), &[404], &[400]).unwrap_err();
+            assert_eq!(e.upstream_status(), Some(status));
+        }
+    }
+
+    #[test]
+    fn a_refusal_passed_on_reads_as_the_failure_string_sent() {
+        for (status, body) in [
+            (400, "Error: identifiers could not be parsed"),
+            (400, "Error: species not found"),
+            (404, "  "),
+        ] {
+            let Ok(Reply::Refused(refusal)) = read(answered(status, body), &[], &[400, 404]) else {
+                panic!("{status} is a refusal here");
+            };
+            assert_eq!(
+                refusal.into_error().to_envelope(),
+                answered(status, body).unwrap_err().to_envelope(),
+                "{status} {body:?}"
+            );
+        }
     }
 }

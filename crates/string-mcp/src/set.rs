@@ -4,8 +4,8 @@
 //! `get_string_ids` request.
 //! Identifiers STRING cannot map are listed, not fatal, unless none maps.
 
-use lifesciences_core::ApiError;
 use lifesciences_core::schemars::{self, JsonSchema};
+use lifesciences_core::{ApiError, Reply};
 use serde::{Deserialize, Serialize};
 
 use crate::ids::{Species, SpeciesArg, StringId, strip_curie_prefix};
@@ -164,11 +164,10 @@ impl StringServer {
         identifiers: &[String],
         species: &Species,
     ) -> Result<Resolved, ApiError> {
-        let rows = match self.string.resolve_set(identifiers, species).await {
-            Ok(rows) => rows,
-            // An unknown taxon: nothing can map.
-            Err(e) if e.upstream_status() == Some(400) => Vec::new(),
-            Err(e) => return Err(e),
+        let rows = match self.string.resolve_set(identifiers, species).await? {
+            Reply::Found(rows) => rows,
+            // Nothing maps, or an unknown taxon where nothing can map.
+            Reply::Missing | Reply::Refused(_) => Vec::new(),
         };
         let mut found: Vec<Option<(StringId, String)>> = vec![None; identifiers.len()];
         for row in &rows {

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use lifesciences_core::schemars::{self, JsonSchema};
-use lifesciences_core::{ApiError, Pagination, Parameters, cursor, in_range, lenient};
+use lifesciences_core::{ApiError, Pagination, Parameters, Reply, cursor, in_range, lenient};
 use rmcp::{Json, tool};
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -337,7 +337,13 @@ impl StringServer {
                 continue;
             }
             let rows = match self.string.resolve_set(&wanted, target).await {
-                Ok(rows) => rows,
+                Ok(Reply::Found(rows)) => rows,
+                // None of them maps: their hits go unnamed, and the note says so.
+                Ok(Reply::Missing) => Vec::new(),
+                Ok(Reply::Refused(refusal)) => {
+                    failed.push(refusal.into_error());
+                    continue;
+                }
                 Err(e) => {
                     failed.push(e);
                     continue;

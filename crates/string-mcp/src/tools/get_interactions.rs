@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::schemars::{self, JsonSchema};
-use lifesciences_core::{ApiError, CrossReferences, Parameters, XrefKey, in_range, lenient};
+use lifesciences_core::{ApiError, CrossReferences, Parameters, Reply, XrefKey, in_range, lenient};
 use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
@@ -337,11 +337,10 @@ impl StringServer {
                 raw,
             )
         };
-        let rows = match self.string.string_ids(&id.bare(), id.species(), 1).await {
-            Ok(rows) => rows,
-            // An unknown taxon: the protein cannot be there either.
-            Err(e) if e.upstream_status() == Some(400) => return Err(not_found()),
-            Err(e) => return Err(e),
+        let rows = match self.string.string_ids(&id.bare(), id.species(), 1).await? {
+            Reply::Found(rows) => rows,
+            // Nothing maps, or an unknown taxon: the protein cannot be there either.
+            Reply::Missing | Reply::Refused(_) => return Err(not_found()),
         };
         let bare = id.bare();
         if let Some(row) = rows
@@ -419,16 +418,17 @@ impl StringServer {
         let rows = match self
             .string
             .interaction_partners(&id, required_score, limit + 1, network_type)
-            .await
+            .await?
         {
-            Ok(rows) => rows,
-            // STRING refuses identifiers it cannot map (404) and taxa it does not know
-            // (400); tell an unknown ID (ENTITY_NOT_FOUND) from other trouble.
-            Err(e) if matches!(e.upstream_status(), Some(400 | 404)) => {
+            Reply::Found(rows) => rows,
+            // No partner rows: resolved below, like an empty list.
+            Reply::Missing => Vec::new(),
+            // STRING refuses identifiers it cannot map and taxa it does not know; tell an
+            // unknown ID (ENTITY_NOT_FOUND) from other trouble (STRING's refusal as is).
+            Reply::Refused(refusal) => {
                 self.resolve(&id, &raw).await?;
-                return Err(e);
+                return Err(refusal.into_error());
             }
-            Err(e) => return Err(e),
         };
         let bare = id.bare();
         let named_in_rows = rows

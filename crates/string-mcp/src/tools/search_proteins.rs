@@ -4,11 +4,12 @@
 use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{
-    ApiError, PaginationEnvelope, Parameters, SearchQuery, cursor, in_range, lenient,
+    ApiError, PaginationEnvelope, Parameters, Reply, SearchQuery, cursor, in_range, lenient,
 };
 use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
+use crate::client::Refusal;
 use crate::ids::{Species, SpeciesArg, StringId, species_or_human};
 use crate::models::{Lenient, StringIdRow};
 use crate::server::StringServer;
@@ -135,30 +136,15 @@ fn candidate(row: StringIdRow) -> Option<ProteinCandidate> {
     })
 }
 
-/// Whether STRING's words are about the organism (its 400 for an unknown species names
-/// it; the exact body is not recorded, so any mention counts).
-fn is_about_species(body: &str) -> bool {
-    let lower = body.to_ascii_lowercase();
-    ["species", "organism", "taxon"]
-        .iter()
-        .any(|word| lower.contains(word))
-}
-
 /// STRING refuses a species it does not know with 400 (docs/sources/string.md): that is
-/// `INVALID_INPUT` on `species`, echoing what the caller sent. A 400 whose body does not
-/// mention the species (or has none) passes through as STRING's own refusal, blaming no
-/// argument.
-fn unknown_species(error: ApiError, sent: Option<&SpeciesArg>, species: &Species) -> ApiError {
-    if error.upstream_status() != Some(400) {
-        return error;
-    }
-    let Some(said) = error
-        .upstream_body()
-        .map(|b| b.trim().chars().take(200).collect::<String>())
-        .filter(|b| is_about_species(b))
-    else {
-        return error;
+/// `INVALID_INPUT` on `species`, echoing what the caller sent. Any other refusal (a 400
+/// whose words are not about the species, or without words) passes through as STRING's
+/// own refusal, blaming no argument.
+fn refused(refusal: Refusal, sent: Option<&SpeciesArg>, species: &Species) -> ApiError {
+    let Refusal::Species { said } = refusal else {
+        return refusal.into_error();
     };
+    let said: String = said.chars().take(200).collect();
     let (shown, echo) = match sent {
         Some(raw) => (format!("species '{}'", raw.0), raw.0.clone()),
         None => (
@@ -208,15 +194,22 @@ impl StringServer {
         // get_string_ids has no offset: ask for everything up to this page plus one row, to
         // know whether another page follows.
         let wanted = offset.saturating_add(u64::from(limit)).saturating_add(1);
-        let rows = self
+        let reply = self
             .string
             .string_ids(
                 query.as_str(),
                 &species,
                 u32::try_from(wanted).unwrap_or(u32::MAX),
             )
-            .await
-            .map_err(|e| unknown_species(e, args.species.as_ref(), &species))?;
+            .await?;
+        let rows = match reply {
+            Reply::Found(rows) => rows,
+            // Nothing maps: an empty page, like an empty list.
+            Reply::Missing => Vec::new(),
+            Reply::Refused(refusal) => {
+                return Err(refused(refusal, args.species.as_ref(), &species));
+            }
+        };
         let all: Vec<ProteinCandidate> = rows
             .into_iter()
             .filter_map(candidate)
@@ -315,23 +308,15 @@ mod tests {
         );
     }
 
-    fn rejected(body: &str) -> ApiError {
-        ApiError::Upstream {
-            upstream: "STRING".into(),
-            failure: lifesciences_core::UpstreamFailure::Status {
-                status: 400,
-                body: body.into(),
-                retry_after: None,
-            },
-            attempts: 1,
-        }
+    fn about_species(said: &str) -> Refusal {
+        Refusal::Species { said: said.into() }
     }
 
     #[test]
-    fn a_400_about_the_species_is_invalid_species_other_errors_pass_through() {
+    fn a_refusal_about_the_species_is_invalid_species_others_pass_through() {
         let sent = SpeciesArg("123456789".into());
-        let e = unknown_species(
-            rejected("species not found"),
+        let e = refused(
+            about_species("species not found"),
             Some(&sent),
             &Species::Taxon(123_456_789),
         )
@@ -344,23 +329,20 @@ mod tests {
             e.message
         );
         assert_eq!(e.invalid_input.as_deref(), Some("123456789"));
-        let other = ApiError::not_found("m", "h", "x");
-        assert_eq!(
-            unknown_species(other.clone(), Some(&sent), &Species::HUMAN),
-            other
-        );
     }
 
     #[test]
-    fn a_400_about_something_else_blames_no_argument() {
+    fn a_refusal_about_something_else_blames_no_argument() {
         let sent = SpeciesArg("9606".into());
-        for body in ["Error: malformed identifiers", "", "  "] {
-            let error = rejected(body);
-            assert_eq!(
-                unknown_species(error.clone(), Some(&sent), &Species::HUMAN),
-                error,
-                "{body:?}"
-            );
+        for said in ["Error: malformed identifiers", ""] {
+            let other = Refusal::Other {
+                status: 400,
+                said: said.into(),
+            };
+            let e = refused(other.clone(), Some(&sent), &Species::HUMAN);
+            assert_eq!(e, other.into_error(), "{said:?}");
+            assert_eq!(e.code(), lifesciences_core::ErrorCode::UpstreamError);
+            assert_eq!(e.to_envelope().error.invalid_input, None);
         }
     }
 
@@ -368,7 +350,7 @@ mod tests {
     fn the_species_is_echoed_as_the_caller_sent_it() {
         let sent = SpeciesArg(" strg0zzzzzz ".into());
         let species = Species::parse(&sent.0).unwrap();
-        let e = unknown_species(rejected("Unknown organism"), Some(&sent), &species)
+        let e = refused(about_species("Unknown organism"), Some(&sent), &species)
             .to_envelope()
             .error;
         assert_eq!(e.invalid_input.as_deref(), Some(" strg0zzzzzz "));
@@ -378,7 +360,7 @@ mod tests {
             e.message
         );
         // Not sent: the default is named as such.
-        let e = unknown_species(rejected("species not found"), None, &Species::HUMAN)
+        let e = refused(about_species("species not found"), None, &Species::HUMAN)
             .to_envelope()
             .error;
         assert!(e.message.contains("9606 (the default)"), "{}", e.message);
