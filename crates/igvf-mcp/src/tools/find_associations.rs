@@ -619,29 +619,12 @@ impl IgvfServer {
         let kind = id.kind();
         let datasets = datasets_for(kind, relationship);
         if datasets.is_empty() {
-            let valid = relationships_for(kind);
-            return Err(if valid.is_empty() {
-                ApiError::invalid_input(
-                    format!(
-                        "The IGVF Catalog has no association data sets that start from a {kind}."
-                    ),
-                    "Look up the transcript's gene with igvf_get_entity (its gene_id) and ask \
-                     for the gene's associations.",
-                    args.entity_id,
-                )
-            } else {
-                ApiError::invalid_input(
-                    format!(
-                        "There are no '{}' associations for a {kind} in the IGVF Catalog.",
-                        relationship.as_str()
-                    ),
-                    format!(
-                        "For a {kind}, relationship is one of {}, or 'all'.",
-                        quoted(&valid.iter().map(|v| (*v).to_owned()).collect::<Vec<_>>())
-                    ),
-                    args.relationship,
-                )
-            });
+            return Err(no_data_sets(
+                kind,
+                relationship,
+                args.entity_id,
+                args.relationship,
+            ));
         }
         let client = &self.catalog;
         let (subject, protein_error) = subject(client, &id, &args.entity_id, &datasets).await?;
@@ -661,31 +644,8 @@ impl IgvfServer {
         }
         let no_proteins = plans.iter().any(|p| p.skip == Some(Skip::NoProteins));
         let mut plans = plans;
-        // A disease or phenotype term covers its direct children: each of its data sets
-        // is asked for every term (GO terms are not expanded).
-        let mut covered_terms = None;
-        let mut expansion_note = None;
-        let term_plans =
-            |p: &Plan| p.dataset.from == EntityKind::OntologyTerm && !p.requests.is_empty();
-        if kind == EntityKind::OntologyTerm
-            && !subject.is_go_term()
-            && let Some(term) = subject.id.clone()
-            && plans.iter().any(term_plans)
-        {
-            let expansion = terms::expand(client, &term).await;
-            for child in expansion.terms.iter().skip(1) {
-                let child_subject = Subject {
-                    id: Some(child.clone()),
-                    ..subject.clone()
-                };
-                for p in plans.iter_mut().filter(|p| term_plans(p)) {
-                    let extra = plan(p.dataset, &child_subject, &filters, None);
-                    p.requests.extend(extra.requests);
-                }
-            }
-            covered_terms = Some(expansion.covered());
-            expansion_note = expansion.note;
-        }
+        let (covered_terms, expansion_note) =
+            cover_children(client, kind, &subject, &mut plans, &filters).await;
         let outcomes = join_all(plans.into_iter().map(|p| run(client, p, &filters, limit))).await;
         let queried = outcomes.iter().filter(|o| !o.skipped).count();
         let failed: Vec<&ApiError> = outcomes.iter().filter_map(|o| o.error.as_ref()).collect();
@@ -716,18 +676,7 @@ impl IgvfServer {
                 subject.symbol.as_deref().unwrap_or(&args.entity_id)
             ));
         }
-        if !failed.is_empty() {
-            notes.push(format!(
-                "{} of {queried} data set(s) failed (see datasets[].error); the others answered.",
-                failed.len()
-            ));
-        }
-        if outcomes.iter().any(|o| o.report.truncated) {
-            notes.push(format!(
-                "Some data sets have more associations than the {limit} returned each; raise \
-                 'limit' (up to 500) or add filters."
-            ));
-        }
+        notes.extend(outcome_notes(&outcomes, queried, failed.len(), limit));
         let mut datasets_out = Vec::new();
         let mut associations = Vec::new();
         for outcome in outcomes {
@@ -752,6 +701,86 @@ impl IgvfServer {
             notes,
         }))
     }
+}
+
+/// The refusal of a relationship no data set serves for this kind of entity, naming the
+/// relationships that are served (or, for a kind with none, what to ask instead).
+fn no_data_sets(
+    kind: EntityKind,
+    relationship: Relationship,
+    entity_raw: String,
+    relationship_raw: String,
+) -> ApiError {
+    let valid = relationships_for(kind);
+    if valid.is_empty() {
+        ApiError::invalid_input(
+            format!("The IGVF Catalog has no association data sets that start from a {kind}."),
+            "Look up the transcript's gene with igvf_get_entity (its gene_id) and ask \
+             for the gene's associations.",
+            entity_raw,
+        )
+    } else {
+        ApiError::invalid_input(
+            format!(
+                "There are no '{}' associations for a {kind} in the IGVF Catalog.",
+                relationship.as_str()
+            ),
+            format!(
+                "For a {kind}, relationship is one of {}, or 'all'.",
+                quoted(&valid.iter().map(|v| (*v).to_owned()).collect::<Vec<_>>())
+            ),
+            relationship_raw,
+        )
+    }
+}
+
+/// A disease or phenotype term covers its direct children: each of its data sets is
+/// asked for every term (GO terms are not expanded). Returns the terms covered and the
+/// note on the expansion, when there was one.
+async fn cover_children(
+    client: &IgvfClient,
+    kind: EntityKind,
+    subject: &Subject,
+    plans: &mut [Plan],
+    filters: &Filters,
+) -> (Option<CoveredTerms>, Option<String>) {
+    let term_plans =
+        |p: &Plan| p.dataset.from == EntityKind::OntologyTerm && !p.requests.is_empty();
+    let Some(term) = subject.id.clone() else {
+        return (None, None);
+    };
+    if kind != EntityKind::OntologyTerm || subject.is_go_term() || !plans.iter().any(term_plans) {
+        return (None, None);
+    }
+    let expansion = terms::expand(client, &term).await;
+    for child in expansion.terms.iter().skip(1) {
+        let child_subject = Subject {
+            id: Some(child.clone()),
+            ..subject.clone()
+        };
+        for p in plans.iter_mut().filter(|p| term_plans(p)) {
+            let extra = plan(p.dataset, &child_subject, filters, None);
+            p.requests.extend(extra.requests);
+        }
+    }
+    (Some(expansion.covered()), expansion.note)
+}
+
+/// Notes on failed data sets and on data sets cut at `limit`.
+fn outcome_notes(outcomes: &[Outcome], queried: usize, failed: usize, limit: u32) -> Vec<String> {
+    let mut notes = Vec::new();
+    if failed > 0 {
+        notes.push(format!(
+            "{failed} of {queried} data set(s) failed (see datasets[].error); the others answered."
+        ));
+    }
+    if outcomes.iter().any(|o| o.report.truncated) {
+        notes.push(format!(
+            "Some data sets have more associations than the {limit} returned each; raise \
+             'limit' (up to 500) or add filters."
+        ));
+    }
+    notes
 }
 
 #[cfg(test)]

@@ -193,38 +193,10 @@ impl IgvfServer {
         let organism = args.organism.unwrap_or_default().0;
         let region = Region::parse(&args.region, organism)?;
         let limit = in_range("limit", args.limit, 1, 500, 25)?;
-        let mut include = args.include.unwrap_or_else(|| {
-            vec![
-                RegionContent::Genes,
-                RegionContent::Variants,
-                RegionContent::RegulatoryElements,
-            ]
-        });
-        include.sort();
-        include.dedup();
-        if include.is_empty() {
-            return Err(ApiError::invalid_input(
-                "Argument 'include' is empty, so there is nothing to search.",
-                "List any of 'genes', 'variants', 'regulatory_elements', or omit 'include' for all three.",
-                "[]",
-            ));
-        }
-        let mut notes = Vec::new();
+        let include = contents(args.include)?;
+        let mut lists = Lists::new(limit);
         let query_variants = include.contains(&RegionContent::Variants)
-            && if region.span() <= VARIANT_REGION_MAX_BP {
-                true
-            } else {
-                notes.push(format!(
-                    "variants: not searched. The catalog lists variants for regions of at most \
-                     10 kb and this one spans {} bp; call again with a sub-region such as \
-                     'chr{}:{}-{}'.",
-                    region.span(),
-                    region.chromosome,
-                    region.start,
-                    region.start + VARIANT_REGION_MAX_BP - 1
-                ));
-                false
-            };
+            && variants_searchable(&region, &mut lists.notes);
         // The one crossing into the catalog's coordinates: 1-based inclusive in,
         // 0-based half-open out (`chr17:7661779-7687538` is asked as `…7661778-7687538`).
         let catalog_region = region.catalog();
@@ -265,107 +237,34 @@ impl IgvfServer {
                 }
             },
         );
-        let mut truncated = BTreeMap::new();
-        let mut failures: Vec<ApiError> = Vec::new();
-        let mut record =
-            |what: RegionContent, more: bool, dropped: usize, notes: &mut Vec<String>| {
-                truncated.insert(what.as_str().to_owned(), more);
-                if more {
-                    notes.push(format!(
-                        "{}: the first {limit} are listed and more exist; raise 'limit' (up to \
-                         500) or narrow the region.",
-                        what.as_str()
-                    ));
-                }
-                if dropped > 0 {
-                    notes.push(format!(
-                        "{}: {dropped} record(s) the catalog returned lie outside the region and \
-                         were left out.",
-                        what.as_str()
-                    ));
-                }
-            };
-        // One list failing does not sink the others: its failure is a note, and the call
-        // fails only when every list asked for failed.
-        let mut failed = |what: RegionContent, e: ApiError, notes: &mut Vec<String>| {
-            let body = e.to_envelope().error;
-            notes.push(format!(
-                "{}: not listed, the catalog failed ({}): {} {}",
-                what.as_str(),
-                body.code,
-                body.message,
-                body.recovery_hint
-            ));
-            failures.push(e);
-        };
-        let genes = match genes {
-            Some(Ok(Fetched { items, more })) => {
-                let total = items.len();
-                let kept: Vec<RegionGene> = items
-                    .into_iter()
-                    .filter(|g| overlaps(&region, g.chr.as_deref(), g.start, g.end))
-                    .map(region_gene)
-                    .collect();
-                record(RegionContent::Genes, more, total - kept.len(), &mut notes);
-                Some(kept)
-            }
-            Some(Err(e)) => {
-                failed(RegionContent::Genes, e, &mut notes);
-                None
-            }
-            None => None,
-        };
-        let variants = match variants {
-            Some(Ok(Fetched { items, more })) => {
-                let total = items.len();
-                let kept: Vec<RegionVariant> = items
-                    .into_iter()
-                    .filter(|v| match (v.chr.as_deref(), v.pos) {
-                        (Some(chr), Some(pos)) => region.contains(chr, pos),
-                        _ => true,
-                    })
-                    .map(region_variant)
-                    .collect();
-                record(
-                    RegionContent::Variants,
-                    more,
-                    total - kept.len(),
-                    &mut notes,
-                );
-                Some(kept)
-            }
-            Some(Err(e)) => {
-                failed(RegionContent::Variants, e, &mut notes);
-                None
-            }
-            None => None,
-        };
-        let regulatory_elements = match elements {
-            Some(Ok(Fetched { items, more })) => {
-                let total = items.len();
-                let kept: Vec<RegulatoryElement> = items
-                    .into_iter()
-                    .filter(|e| overlaps(&region, e.chr.as_deref(), e.start, e.end))
-                    .map(regulatory_element)
-                    .collect();
-                record(
-                    RegionContent::RegulatoryElements,
-                    more,
-                    total - kept.len(),
-                    &mut notes,
-                );
-                Some(kept)
-            }
-            Some(Err(e)) => {
-                failed(RegionContent::RegulatoryElements, e, &mut notes);
-                None
-            }
-            None => None,
-        };
+        let genes = lists.read(
+            RegionContent::Genes,
+            genes,
+            |g| overlaps(&region, g.chr.as_deref(), g.start, g.end),
+            region_gene,
+        );
+        let variants = lists.read(
+            RegionContent::Variants,
+            variants,
+            |v| match (v.chr.as_deref(), v.pos) {
+                (Some(chr), Some(pos)) => region.contains(chr, pos),
+                _ => true,
+            },
+            region_variant,
+        );
+        let regulatory_elements = lists.read(
+            RegionContent::RegulatoryElements,
+            elements,
+            |e| overlaps(&region, e.chr.as_deref(), e.start, e.end),
+            regulatory_element,
+        );
         let answered = genes.is_some() || variants.is_some() || regulatory_elements.is_some();
-        if !answered && let Some(first) = failures.into_iter().next() {
+        if !answered && let Some(first) = lists.failures.into_iter().next() {
             return Err(first);
         }
+        let Lists {
+            truncated, notes, ..
+        } = lists;
         Ok(Json(RegionResult {
             region: region.to_string(),
             span_bp: region.span(),
@@ -377,6 +276,122 @@ impl IgvfServer {
             truncated,
             notes,
         }))
+    }
+}
+
+/// What to list: the caller's choice, sorted and without repeats (all three when not
+/// given); an empty choice is refused.
+fn contents(include: Option<Vec<RegionContent>>) -> Result<Vec<RegionContent>, ApiError> {
+    let mut include = include.unwrap_or_else(|| {
+        vec![
+            RegionContent::Genes,
+            RegionContent::Variants,
+            RegionContent::RegulatoryElements,
+        ]
+    });
+    include.sort();
+    include.dedup();
+    if include.is_empty() {
+        return Err(ApiError::invalid_input(
+            "Argument 'include' is empty, so there is nothing to search.",
+            "List any of 'genes', 'variants', 'regulatory_elements', or omit 'include' for all three.",
+            "[]",
+        ));
+    }
+    Ok(include)
+}
+
+/// Whether the catalog lists variants for `region` (at most 10 kb); if not, a note
+/// naming a sub-region to ask for instead.
+fn variants_searchable(region: &Region, notes: &mut Vec<String>) -> bool {
+    if region.span() <= VARIANT_REGION_MAX_BP {
+        return true;
+    }
+    notes.push(format!(
+        "variants: not searched. The catalog lists variants for regions of at most \
+         10 kb and this one spans {} bp; call again with a sub-region such as \
+         'chr{}:{}-{}'.",
+        region.span(),
+        region.chromosome,
+        region.start,
+        region.start + VARIANT_REGION_MAX_BP - 1
+    ));
+    false
+}
+
+/// The lists as they are read: which were cut, which failed, and the notes saying so.
+/// One list failing does not sink the others: its failure is a note, and the call fails
+/// only when every list asked for failed.
+struct Lists {
+    limit: u32,
+    truncated: BTreeMap<String, bool>,
+    failures: Vec<ApiError>,
+    notes: Vec<String>,
+}
+
+impl Lists {
+    fn new(limit: u32) -> Self {
+        Self {
+            limit,
+            truncated: BTreeMap::new(),
+            failures: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// One list's answer (`None`: not asked for): the records `inside` the region,
+    /// shaped by `shape`, with notes on the cut and on records left out; a failure is
+    /// noted and the list left out.
+    fn read<T, U>(
+        &mut self,
+        what: RegionContent,
+        fetched: Option<Result<Fetched<T>, ApiError>>,
+        inside: impl Fn(&T) -> bool,
+        shape: impl Fn(T) -> U,
+    ) -> Option<Vec<U>> {
+        match fetched? {
+            Ok(Fetched { items, more }) => {
+                let total = items.len();
+                let kept: Vec<U> = items.into_iter().filter(|r| inside(r)).map(shape).collect();
+                self.record(what, more, total - kept.len());
+                Some(kept)
+            }
+            Err(e) => {
+                self.failed(what, e);
+                None
+            }
+        }
+    }
+
+    fn record(&mut self, what: RegionContent, more: bool, dropped: usize) {
+        let limit = self.limit;
+        self.truncated.insert(what.as_str().to_owned(), more);
+        if more {
+            self.notes.push(format!(
+                "{}: the first {limit} are listed and more exist; raise 'limit' (up to \
+                 500) or narrow the region.",
+                what.as_str()
+            ));
+        }
+        if dropped > 0 {
+            self.notes.push(format!(
+                "{}: {dropped} record(s) the catalog returned lie outside the region and \
+                 were left out.",
+                what.as_str()
+            ));
+        }
+    }
+
+    fn failed(&mut self, what: RegionContent, e: ApiError) {
+        let body = e.to_envelope().error;
+        self.notes.push(format!(
+            "{}: not listed, the catalog failed ({}): {} {}",
+            what.as_str(),
+            body.code,
+            body.message,
+            body.recovery_hint
+        ));
+        self.failures.push(e);
     }
 }
 
