@@ -2,15 +2,20 @@
 //! (politeness defaults, health checks) and every URL and query parameter the server
 //! sends. The only module that knows them.
 //!
+//! What Ensembl's refusals mean is read here too ([`reading`]): its methods answer with
+//! [`Reply`]s and [`Refusal`]s, never with a status for a tool to interpret.
+//!
 //! JSON is asked for on every request (`Accept: application/json`, sent by core), because
 //! Ensembl REST answers HTML otherwise (<https://github.com/Ensembl/ensembl-rest/wiki>).
+
+mod reading;
 
 use std::collections::HashMap;
 
 use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::{
-    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, ReleaseCheck, Upstream,
-    encode_path_segment,
+    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, ReleaseCheck, Reply,
+    Upstream, encode_path_segment,
 };
 use serde::Serialize;
 
@@ -18,6 +23,8 @@ use crate::models::{
     EbiSearchResult, HomologyAnswer, LookupBatch, LookupObject, MapAnswer, OverlapFeature,
     SequenceRecord, SpeciesList, VariationRecord, VepResult, XrefEntry, XrefSymbolHit,
 };
+
+pub(crate) use reading::{Refusal, UnknownSpecies};
 
 /// Largest `POST sequence/id` body: 50 IDs (Ensembl REST's configured `max_post_size` for
 /// sequences, `ensembl_rest.conf.default` in Ensembl/ensembl-rest).
@@ -80,19 +87,6 @@ impl LifeSciencesClient for EnsemblClient {
     }
 }
 
-/// Ensembl answers an unknown stable ID with HTTP 400 `{"error":"ID 'X' not found"}`,
-/// and some code paths with `No valid lookup found for ID X` (see docs/sources/ensembl.md,
-/// *Errors*). Anything else stays an upstream error.
-fn is_unknown_id(error: &ApiError) -> bool {
-    error.upstream_status() == Some(400)
-        && error.upstream_body().is_some_and(|body| {
-            let body = body.to_ascii_lowercase();
-            body.contains("not found")
-                || body.contains("no valid lookup found")
-                || body.contains("no object found")
-        })
-}
-
 #[derive(Serialize)]
 struct LookupIds<'a> {
     ids: &'a [String],
@@ -138,11 +132,7 @@ impl EnsemblClient {
     /// `GET lookup/id/{id}`; `None` when Ensembl does not know the ID.
     pub(crate) async fn lookup(&self, id: &str) -> Result<Option<LookupObject>, ApiError> {
         let path = format!("lookup/id/{}", encode_path_segment(id)?);
-        match self.http.get_json(&path, &[]).await {
-            Ok(object) => Ok(Some(object)),
-            Err(e) if is_unknown_id(&e) => Ok(None),
-            Err(e) => Err(e),
-        }
+        reading::found(self.http.get_json(&path, &[]).await)
     }
 
     /// `POST lookup/id` with `{"ids": [...]}`: one request per 1000 IDs. Unknown IDs are
@@ -172,11 +162,7 @@ impl EnsemblClient {
     /// `None` when Ensembl does not know the ID.
     pub(crate) async fn xrefs(&self, id: &str) -> Result<Option<Vec<XrefEntry>>, ApiError> {
         let path = format!("xrefs/id/{}", encode_path_segment(id)?);
-        match self.http.get_json(&path, &[("all_levels", "1")]).await {
-            Ok(entries) => Ok(Some(entries)),
-            Err(e) if is_unknown_id(&e) => Ok(None),
-            Err(e) => Err(e),
-        }
+        reading::found(self.http.get_json(&path, &[("all_levels", "1")]).await)
     }
 
     /// `GET xrefs/symbol/{species}/{symbol}?object_type=gene`: the stable IDs of the genes
@@ -212,26 +198,28 @@ impl EnsemblClient {
         if let Some(db) = external_db {
             query.push(("external_db", db));
         }
-        match self
+        let answer = self
             .http
             .get_json::<Vec<XrefSymbolHit>>(&path, &query)
-            .await
-        {
-            Ok(hits) => Ok(hits
+            .await;
+        match Reply::read(answer, &[], &[400])? {
+            Reply::Found(hits) => Ok(hits
                 .into_iter()
                 .filter(|h| h.kind.as_deref().is_none_or(|k| k == "gene"))
                 .map(|h| h.id)
                 .collect()),
-            Err(e) if e.upstream_status() == Some(400) => {
-                tracing::debug!(species, symbol, error = %e, "xrefs/symbol refused the symbol");
+            Reply::Refused(reason) => {
+                tracing::debug!(species, symbol, reason, "xrefs/symbol refused the symbol");
                 Ok(Vec::new())
             }
-            Err(e) => Err(e),
+            // No status reads as missing here.
+            Reply::Missing => Ok(Vec::new()),
         }
     }
 
     /// One VEP POST of up to [`MAX_VEP_BATCH`] variants of one form. VEP answers the
-    /// variants it could place and leaves the others out.
+    /// variants it could place and leaves the others out; a 400 is its refusal of the
+    /// species or of the batch (in its words, the first variant's warning).
     ///
     /// Never with `refseq=1`, RefSeq HGVS (`NM_…:c.…`) included: that flag only chooses the
     /// transcript set consequences are reported on ("Use RefSeq transcript set to report
@@ -248,7 +236,7 @@ impl EnsemblClient {
         species: &str,
         form: VepForm,
         variants: &[String],
-    ) -> Result<Vec<VepResult>, ApiError> {
+    ) -> Result<Reply<Vec<VepResult>, Refusal>, ApiError> {
         let (segment, body) = match form {
             VepForm::Id => ("id", VepBody::Ids { ids: variants }),
             VepForm::Hgvs => (
@@ -260,34 +248,35 @@ impl EnsemblClient {
             VepForm::Region => ("region", VepBody::Variants { variants }),
         };
         let path = format!("vep/{}/{segment}", encode_path_segment(species)?);
-        self.http.post_json_query(&path, &VEP_FLAGS, &body).await
+        reading::placed(self.http.post_json_query(&path, &VEP_FLAGS, &body).await)
     }
 
     /// `GET vep/:species/region/:region/:allele` for one variant given by place and
-    /// allele (`16:89279135-89279135`, `C`).
+    /// allele (`16:89279135-89279135`, `C`); a 400 is VEP's refusal of the species or of
+    /// the variant.
     pub(crate) async fn vep_region(
         &self,
         species: &str,
         region: &str,
         allele: &str,
-    ) -> Result<Vec<VepResult>, ApiError> {
+    ) -> Result<Reply<Vec<VepResult>, Refusal>, ApiError> {
         let path = format!(
             "vep/{}/region/{}/{}",
             encode_path_segment(species)?,
             encode_path_segment(region)?,
             encode_path_segment(allele)?
         );
-        self.http.get_json(&path, &VEP_FLAGS).await
+        reading::placed(self.http.get_json(&path, &VEP_FLAGS).await)
     }
 
-    /// `GET variation/:species/:id` (with `phenotypes=1` when asked); `None` when Ensembl
-    /// does not know the variant (400 "rs… not found for human").
+    /// `GET variation/:species/:id` (with `phenotypes=1` when asked); missing when
+    /// Ensembl does not know the variant (400 "rs… not found for homo_sapiens").
     pub(crate) async fn variation(
         &self,
         species: &str,
         id: &str,
         phenotypes: bool,
-    ) -> Result<Option<VariationRecord>, ApiError> {
+    ) -> Result<Reply<VariationRecord, UnknownSpecies>, ApiError> {
         let path = format!(
             "variation/{}/{}",
             encode_path_segment(species)?,
@@ -298,11 +287,7 @@ impl EnsemblClient {
         } else {
             &[]
         };
-        match self.http.get_json(&path, query).await {
-            Ok(record) => Ok(Some(record)),
-            Err(e) if is_unknown_id(&e) => Ok(None),
-            Err(e) => Err(e),
-        }
+        reading::named_record(self.http.get_json(&path, query).await)
     }
 
     /// `POST sequence/id` for up to [`MAX_SEQUENCE_BATCH`] stable IDs: always a list (one
@@ -334,29 +319,30 @@ impl EnsemblClient {
             expand_5prime: flanks.0,
             expand_3prime: flanks.1,
         };
-        match self.http.post_json("sequence/id", &body).await {
-            Err(e) if e.upstream_status() == Some(404) => Ok(Vec::new()),
-            other => other,
-        }
+        let answer = self.http.post_json("sequence/id", &body).await;
+        Ok(Reply::read(answer, &[404], &[])?
+            .found()
+            .unwrap_or_default())
     }
 
-    /// `GET sequence/region/:species/:region` (`X:1000000..1000100:1`).
+    /// `GET sequence/region/:species/:region` (`X:1000000..1000100:1`); a 400 is
+    /// Ensembl's refusal of the species or of the region.
     pub(crate) async fn region_sequence(
         &self,
         species: &str,
         region: &str,
-    ) -> Result<SequenceRecord, ApiError> {
+    ) -> Result<Reply<SequenceRecord, Refusal>, ApiError> {
         let path = format!(
             "sequence/region/{}/{}",
             encode_path_segment(species)?,
             encode_path_segment(region)?
         );
-        self.http.get_json(&path, &[]).await
+        reading::placed(self.http.get_json(&path, &[]).await)
     }
 
     /// `GET homology/id/:species/:id` (or `homology/symbol/…` for a symbol) in the full
     /// format without sequences, alignments or cigar lines: the condensed format lacks
-    /// percent identity. `None` when Ensembl does not know the gene.
+    /// percent identity. Missing when Ensembl does not know the gene.
     pub(crate) async fn homology(
         &self,
         species: &str,
@@ -364,7 +350,7 @@ impl EnsemblClient {
         by_symbol: bool,
         kind: &str,
         targets: &[String],
-    ) -> Result<Option<HomologyAnswer>, ApiError> {
+    ) -> Result<Reply<HomologyAnswer, UnknownSpecies>, ApiError> {
         let path = format!(
             "homology/{}/{}/{}",
             if by_symbol { "symbol" } else { "id" },
@@ -379,29 +365,23 @@ impl EnsemblClient {
             ("cigar_line", "0"),
         ];
         query.extend(targets.iter().map(|t| ("target_species", t.as_str())));
-        match self.http.get_json(&path, &query).await {
-            Ok(answer) => Ok(Some(answer)),
-            Err(e) if is_unknown_id(&e) => Ok(None),
-            Err(e)
-                if by_symbol
-                    && e.upstream_status() == Some(400)
-                    && e.upstream_body()
-                        .is_some_and(|b| b.to_ascii_lowercase().contains("cannot find")) =>
-            {
-                Ok(None)
-            }
-            Err(e) => Err(e),
+        let answer = self.http.get_json(&path, &query).await;
+        if by_symbol {
+            reading::named(answer, Refusal::names_unknown_symbol)
+        } else {
+            reading::named_record(answer)
         }
     }
 
-    /// `GET overlap/region/:species/:region` with one `feature=` per feature type.
+    /// `GET overlap/region/:species/:region` with one `feature=` per feature type; a 400
+    /// is Ensembl's refusal of the species or of the region.
     pub(crate) async fn overlap(
         &self,
         species: &str,
         region: &str,
         features: &[&str],
         biotype: Option<&str>,
-    ) -> Result<Vec<OverlapFeature>, ApiError> {
+    ) -> Result<Reply<Vec<OverlapFeature>, Refusal>, ApiError> {
         let path = format!(
             "overlap/region/{}/{}",
             encode_path_segment(species)?,
@@ -411,17 +391,18 @@ impl EnsemblClient {
         if let Some(biotype) = biotype {
             query.push(("biotype", biotype));
         }
-        self.http.get_json(&path, &query).await
+        reading::placed(self.http.get_json(&path, &query).await)
     }
 
-    /// `GET map/:species/:from/:region/:to`: a region from one assembly to another.
+    /// `GET map/:species/:from/:region/:to`: a region from one assembly to another; a 400
+    /// is Ensembl's refusal of the species, the assemblies or the region.
     pub(crate) async fn map_assembly(
         &self,
         species: &str,
         from: &str,
         region: &str,
         to: &str,
-    ) -> Result<MapAnswer, ApiError> {
+    ) -> Result<Reply<MapAnswer, Refusal>, ApiError> {
         let path = format!(
             "map/{}/{}/{}/{}",
             encode_path_segment(species)?,
@@ -429,7 +410,7 @@ impl EnsemblClient {
             encode_path_segment(region)?,
             encode_path_segment(to)?
         );
-        self.http.get_json(&path, &[]).await
+        reading::placed(self.http.get_json(&path, &[]).await)
     }
 
     /// `GET map/{cdna|cds|translation}/:id/:start..:end`: positions of a transcript or
@@ -452,11 +433,7 @@ impl EnsemblClient {
         } else {
             &[("include_original_region", "1")]
         };
-        match self.http.get_json(&path, query).await {
-            Ok(answer) => Ok(Some(answer)),
-            Err(e) if is_unknown_id(&e) => Ok(None),
-            Err(e) => Err(e),
-        }
+        reading::found(self.http.get_json(&path, query).await)
     }
 
     /// `GET info/species`: the species of Ensembl (vertebrates). Cached by core like any
@@ -573,31 +550,40 @@ impl EbiSearchClient {
         start: u64,
         size: u32,
     ) -> Result<GeneSearch, ApiError> {
-        match self.search_page(text, scientific_name, start, size).await {
-            Ok(result) => Ok(GeneSearch {
-                result,
-                species_clause_dropped: false,
-            }),
-            Err(e) if scientific_name.is_some() && e.upstream_status() == Some(400) => {
-                tracing::warn!(
-                    species = scientific_name,
-                    error = %e,
-                    "EBI Search refused the query with its species clause; searching all \
-                     species and keeping that species' hits"
-                );
-                notify(
-                    Level::Notice,
-                    "EBI Search refused the species filter; searching all species and keeping \
-                     that species' hits",
-                );
-                let result = self.search_page(text, None, start, size).await?;
-                Ok(GeneSearch {
+        let first = self.search_page(text, scientific_name, start, size).await;
+        // Only a query with the species clause has a clause to drop.
+        let refused: &[u16] = if scientific_name.is_some() {
+            &[400]
+        } else {
+            &[]
+        };
+        let reason = match Reply::read(first, &[], refused)? {
+            Reply::Found(result) => {
+                return Ok(GeneSearch {
                     result,
-                    species_clause_dropped: true,
-                })
+                    species_clause_dropped: false,
+                });
             }
-            Err(e) => Err(e),
-        }
+            Reply::Refused(reason) => reason,
+            // No status reads as missing here: only the refusal gets this far.
+            Reply::Missing => String::new(),
+        };
+        tracing::warn!(
+            species = scientific_name,
+            reason,
+            "EBI Search refused the query with its species clause; searching all species and \
+             keeping that species' hits"
+        );
+        notify(
+            Level::Notice,
+            "EBI Search refused the species filter; searching all species and keeping that \
+             species' hits",
+        );
+        let result = self.search_page(text, None, start, size).await?;
+        Ok(GeneSearch {
+            result,
+            species_clause_dropped: true,
+        })
     }
 
     /// One `GET ensembl_gene` request.
@@ -660,36 +646,6 @@ mod tests {
             ebi_gene_query("ANDROGEN NOTCH1 NOT:", None),
             r"ANDROGEN NOTCH1 NOT\:"
         );
-    }
-
-    #[test]
-    fn only_a_400_naming_an_unknown_id_means_not_found() {
-        let status = |status: u16, body: &str| ApiError::Upstream {
-            upstream: "Ensembl".into(),
-            failure: lifesciences_core::UpstreamFailure::Status {
-                status,
-                body: body.into(),
-                retry_after: None,
-            },
-            attempts: 1,
-        };
-        assert!(is_unknown_id(&status(
-            400,
-            r#"{"error":"ID 'ENSG99999999999' not found"}"#
-        )));
-        assert!(is_unknown_id(&status(
-            400,
-            r#"{"error":"No valid lookup found for ID ENSX1"}"#
-        )));
-        assert!(!is_unknown_id(&status(
-            400,
-            r#"{"error":"Expand option only available for Genes and Transcripts"}"#
-        )));
-        assert!(!is_unknown_id(&status(
-            404,
-            r#"{"error":"page not found"}"#
-        )));
-        assert!(!is_unknown_id(&status(503, "ID not found")));
     }
 
     #[test]

@@ -7,14 +7,15 @@
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool};
-use lifesciences_core::{ApiError, Pagination, Parameters, cursor, in_range, lenient};
+use lifesciences_core::{ApiError, Pagination, Parameters, Reply, cursor, in_range, lenient};
 use serde::{Deserialize, Serialize};
 
+use crate::client::UnknownSpecies;
 use crate::ids::{self, Parsed};
 use crate::models::Homology;
 use crate::server::EnsemblServer;
 use crate::species;
-use crate::tools::{not_found, species_refused};
+use crate::tools::{not_found, unknown_species};
 
 /// Which homologies.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -183,21 +184,21 @@ impl EnsemblServer {
         let answer = match self
             .ensembl
             .homology(&species, &gene, by_symbol, kind.name(), &targets)
-            .await
+            .await?
         {
-            Ok(answer) => answer,
-            Err(e) => return Err(species_refused(&e, &species).unwrap_or(e)),
-        };
-        let Some(answer) = answer else {
-            return Err(if by_symbol {
-                ApiError::not_found(
-                    format!("Ensembl has no {species} gene with the symbol '{raw}'."),
-                    "Check the symbol and species, or find the gene with ensembl_search_genes.",
-                    raw,
-                )
-            } else {
-                not_found("gene", &gene, raw)
-            });
+            Reply::Found(answer) => answer,
+            Reply::Refused(UnknownSpecies) => return Err(unknown_species(&species)),
+            Reply::Missing => {
+                return Err(if by_symbol {
+                    ApiError::not_found(
+                        format!("Ensembl has no {species} gene with the symbol '{raw}'."),
+                        "Check the symbol and species, or find the gene with ensembl_search_genes.",
+                        raw,
+                    )
+                } else {
+                    not_found("gene", &gene, raw)
+                });
+            }
         };
         let data = answer.data.unwrap_or_default();
         let genes: Vec<String> = data.iter().filter_map(|g| g.id.clone()).collect();

@@ -7,15 +7,15 @@
 use futures::future::join_all;
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool};
-use lifesciences_core::{ApiError, Parameters, in_range, lenient};
+use lifesciences_core::{ApiError, Parameters, Reply, in_range, lenient};
 use serde::{Deserialize, Serialize};
 
-use crate::client::MAX_SEQUENCE_BATCH;
+use crate::client::{MAX_SEQUENCE_BATCH, Refusal};
 use crate::ids::{self, Feature, Parsed};
 use crate::models::SequenceRecord;
 use crate::server::EnsemblServer;
 use crate::species;
-use crate::tools::species_refused;
+use crate::tools::unknown_species;
 
 /// Default cap per sequence, in letters.
 const DEFAULT_MAX_LENGTH: u32 = 10_000;
@@ -410,22 +410,18 @@ impl EnsemblServer {
         };
         let region = format!("{chromosome}:{asked_start}..{asked_end}:{strand}");
         let species = species::production_name(args.species.as_deref().unwrap_or("homo_sapiens"));
-        let record = match self.ensembl.region_sequence(&species, &region).await {
-            Ok(r) => r,
-            Err(e) => {
-                if let Some(refused) = species_refused(&e, &species) {
-                    return Err(refused);
-                }
-                if e.upstream_status() == Some(400) {
-                    return Err(ApiError::not_found(
-                        format!("Ensembl has no sequence for {raw} in {species}."),
-                        "Check the chromosome name and the coordinates against the species' \
-                         current assembly; GRCh37 coordinates go through \
-                         ensembl_map_coordinates first.",
-                        raw,
-                    ));
-                }
-                return Err(e);
+        let record = match self.ensembl.region_sequence(&species, &region).await? {
+            Reply::Found(record) => record,
+            Reply::Refused(Refusal::UnknownSpecies) => return Err(unknown_species(&species)),
+            // Ensembl refuses a chromosome it does not have, or coordinates past its end.
+            Reply::Refused(Refusal::Other(_)) | Reply::Missing => {
+                return Err(ApiError::not_found(
+                    format!("Ensembl has no sequence for {raw} in {species}."),
+                    "Check the chromosome name and the coordinates against the species' \
+                     current assembly; GRCh37 coordinates go through ensembl_map_coordinates \
+                     first.",
+                    raw,
+                ));
             }
         };
         let sequence = capped(

@@ -5,13 +5,14 @@
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool};
-use lifesciences_core::{ApiError, Parameters};
+use lifesciences_core::{ApiError, Parameters, Reply};
 use serde::{Deserialize, Serialize};
 
+use crate::client::UnknownSpecies;
 use crate::models::{VariationPhenotype, VariationRecord};
 use crate::server::EnsemblServer;
 use crate::species;
-use crate::tools::species_refused;
+use crate::tools::unknown_species;
 
 /// Most synonyms listed; `synonym_count` counts them all.
 const MAX_SYNONYMS: usize = 20;
@@ -171,17 +172,21 @@ impl EnsemblServer {
             ));
         }
         let species = species::production_name(args.species.as_deref().unwrap_or("homo_sapiens"));
-        let record = match self.ensembl.variation(&species, id, args.phenotypes).await {
-            Ok(record) => record,
-            Err(e) => return Err(species_refused(&e, &species).unwrap_or(e)),
-        };
-        let Some(record) = record else {
-            return Err(ApiError::not_found(
-                format!("Ensembl has no variant named '{id}' in {species}."),
-                "Check the name and the species; a variant known only by its place can be \
-                 described with ensembl_predict_variant_effect (e.g. '17:7676154:G:A').",
-                id,
-            ));
+        let record = match self
+            .ensembl
+            .variation(&species, id, args.phenotypes)
+            .await?
+        {
+            Reply::Found(record) => record,
+            Reply::Refused(UnknownSpecies) => return Err(unknown_species(&species)),
+            Reply::Missing => {
+                return Err(ApiError::not_found(
+                    format!("Ensembl has no variant named '{id}' in {species}."),
+                    "Check the name and the species; a variant known only by its place can be \
+                     described with ensembl_predict_variant_effect (e.g. '17:7676154:G:A').",
+                    id,
+                ));
+            }
         };
         Ok(Json(variant(id, species, record, args.phenotypes)))
     }

@@ -6,15 +6,16 @@
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool};
-use lifesciences_core::{ApiError, Parameters, lenient};
+use lifesciences_core::{ApiError, Parameters, Reply, lenient};
 use serde::{Deserialize, Serialize};
 
-use crate::ids::{self, Feature, Parsed};
+use crate::client::Refusal;
+use crate::ids::{self, Feature, Parsed, StableId};
 use crate::models::{MapAnswer, MapPlace};
 use crate::server::EnsemblServer;
 use crate::species;
 use crate::tools::get_sequence::parse_region;
-use crate::tools::{not_found, species_refused};
+use crate::tools::{not_found, unknown_species};
 
 /// What the positions of an ID count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -118,6 +119,138 @@ fn pieces(answer: MapAnswer) -> Vec<MappedPiece> {
         .collect()
 }
 
+/// A region between assemblies, read from the arguments.
+struct RegionAsk<'a> {
+    /// The region as the caller wrote it.
+    raw: &'a str,
+    /// The region as sent, `chr:start-end:strand`.
+    input: String,
+    from: &'a str,
+    to: &'a str,
+}
+
+/// Positions of a transcript or protein, read from the arguments.
+struct PositionsAsk<'a> {
+    /// The ID as the caller wrote it.
+    raw: &'a str,
+    id: StableId,
+    kind: PositionKind,
+    start: u64,
+    end: u64,
+}
+
+impl PositionKind {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Cdna => "cdna",
+            Self::Cds => "cds",
+            Self::Protein => "protein",
+        }
+    }
+}
+
+impl PositionsAsk<'_> {
+    /// Ensembl's coordinate system for these positions (`map/{system}/…`).
+    fn system(&self) -> &'static str {
+        match self.kind {
+            PositionKind::Protein => "translation",
+            kind => kind.name(),
+        }
+    }
+}
+
+/// `region` with `from_assembly` (required) and `to_assembly` (GRCh38 by default).
+fn read_region<'a>(args: &'a MapArgs, raw: &'a str) -> Result<RegionAsk<'a>, ApiError> {
+    let Some(from) = args
+        .from_assembly
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    else {
+        return Err(ApiError::invalid_input(
+            "A region needs 'from_assembly', the assembly its coordinates are on.",
+            "Pass e.g. \"from_assembly\": \"GRCh37\" (and to_assembly, default GRCh38).",
+            raw,
+        ));
+    };
+    let to = args
+        .to_assembly
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .unwrap_or("GRCh38");
+    let (chromosome, start, end, strand) = parse_region(raw)?;
+    Ok(RegionAsk {
+        raw,
+        input: format!("{chromosome}:{start}-{end}:{strand}"),
+        from,
+        to,
+    })
+}
+
+/// `id` (a transcript or protein) with `positions` of the matching kind and
+/// `start`–`end`.
+fn read_positions<'a>(args: &MapArgs, raw: &'a str) -> Result<PositionsAsk<'a>, ApiError> {
+    let id = match ids::parse(raw) {
+        Parsed::Id(id) if matches!(id.feature, Feature::Transcript | Feature::Protein) => id,
+        _ => {
+            return Err(ApiError::unresolved(
+                format!("'{raw}' is not an Ensembl transcript or protein ID."),
+                "Pass an ENST or ENSP ID, e.g. 'ENST00000269305'; a gene's canonical \
+                 transcript is in ensembl_get_gene.",
+                raw,
+            ));
+        }
+    };
+    let kind = args.positions.unwrap_or(if id.feature == Feature::Protein {
+        PositionKind::Protein
+    } else {
+        PositionKind::Cds
+    });
+    match (kind, id.feature) {
+        (PositionKind::Protein, Feature::Protein)
+        | (PositionKind::Cdna | PositionKind::Cds, Feature::Transcript) => {}
+        (PositionKind::Protein, _) => {
+            return Err(ApiError::invalid_input(
+                "Protein positions belong to a protein ID (ENSP), not a transcript.",
+                "Pass the transcript's protein (protein_id in ensembl_predict_variant_effect, \
+                 or the translation of ensembl_get_transcript), or CDS positions ('cds') of \
+                 the transcript.",
+                raw,
+            ));
+        }
+        _ => {
+            return Err(ApiError::invalid_input(
+                "cDNA and CDS positions belong to a transcript (ENST).",
+                "Pass the transcript's ID, or positions 'protein' for an ENSP ID.",
+                raw,
+            ));
+        }
+    }
+    let Some(start) = args.start.filter(|s| *s >= 1) else {
+        return Err(ApiError::invalid_input(
+            "Positions need 'start' (1-based).",
+            "Pass e.g. \"start\": 175 (and \"end\" for a range).",
+            raw,
+        ));
+    };
+    let end = args.end.unwrap_or(start);
+    if end < start {
+        return Err(ApiError::invalid_input(
+            "'end' is before 'start'.",
+            "Pass start ≤ end.",
+            format!("{start}-{end}"),
+        ));
+    }
+    Ok(PositionsAsk {
+        raw,
+        id,
+        kind,
+        start,
+        end,
+    })
+}
+
 impl EnsemblServer {
     /// Convert coordinates: a region between assemblies (GRCh37 ↔ GRCh38, any pair
     /// Ensembl maps), or cDNA, CDS or protein positions of a transcript or protein to the
@@ -136,148 +269,12 @@ impl EnsemblServer {
         let species = species::production_name(args.species.as_deref().unwrap_or("homo_sapiens"));
         match (&args.region, &args.id) {
             (Some(region), None) => {
-                let Some(from) = args
-                    .from_assembly
-                    .as_deref()
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                else {
-                    return Err(ApiError::invalid_input(
-                        "A region needs 'from_assembly', the assembly its coordinates are on.",
-                        "Pass e.g. \"from_assembly\": \"GRCh37\" (and to_assembly, default \
-                         GRCh38).",
-                        region.as_str(),
-                    ));
-                };
-                let to = args
-                    .to_assembly
-                    .as_deref()
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .unwrap_or("GRCh38");
-                let (chromosome, start, end, strand) = parse_region(region)?;
-                let input = format!("{chromosome}:{start}-{end}:{strand}");
-                let answer = match self.ensembl.map_assembly(&species, from, &input, to).await {
-                    Ok(answer) => answer,
-                    Err(e) => {
-                        if let Some(refused) = species_refused(&e, &species) {
-                            return Err(refused);
-                        }
-                        if e.upstream_status() == Some(400) {
-                            return Err(ApiError::invalid_input(
-                                format!(
-                                    "Ensembl cannot map {input} from {from} to {to} in {species}."
-                                ),
-                                "Check the assembly names (e.g. GRCh37, GRCh38; GRCm38, GRCm39 \
-                                 for mouse) and the chromosome name.",
-                                region.as_str(),
-                            ));
-                        }
-                        return Err(e);
-                    }
-                };
-                let mappings = pieces(answer);
-                let note = mappings
-                    .is_empty()
-                    .then(|| format!("No part of {input} on {from} has a counterpart on {to}."));
-                Ok(Json(Mapping {
-                    input: format!("{input} ({from} → {to})"),
-                    mappings,
-                    note,
-                }))
+                let ask = read_region(&args, region)?;
+                self.map_region(&species, ask).await.map(Json)
             }
             (None, Some(raw)) => {
-                let parsed = match ids::parse(raw) {
-                    Parsed::Id(id)
-                        if matches!(id.feature, Feature::Transcript | Feature::Protein) =>
-                    {
-                        id
-                    }
-                    _ => {
-                        return Err(ApiError::unresolved(
-                            format!("'{raw}' is not an Ensembl transcript or protein ID."),
-                            "Pass an ENST or ENSP ID, e.g. 'ENST00000269305'; a gene's \
-                             canonical transcript is in ensembl_get_gene.",
-                            raw.as_str(),
-                        ));
-                    }
-                };
-                let kind = args
-                    .positions
-                    .unwrap_or(if parsed.feature == Feature::Protein {
-                        PositionKind::Protein
-                    } else {
-                        PositionKind::Cds
-                    });
-                let system = match (kind, parsed.feature) {
-                    (PositionKind::Protein, Feature::Protein) => "translation",
-                    (PositionKind::Protein, _) => {
-                        return Err(ApiError::invalid_input(
-                            "Protein positions belong to a protein ID (ENSP), not a transcript.",
-                            "Pass the transcript's protein (protein_id in \
-                             ensembl_predict_variant_effect, or the translation of \
-                             ensembl_get_transcript), or CDS positions ('cds') of the transcript.",
-                            raw.as_str(),
-                        ));
-                    }
-                    (PositionKind::Cdna, Feature::Transcript) => "cdna",
-                    (PositionKind::Cds, Feature::Transcript) => "cds",
-                    _ => {
-                        return Err(ApiError::invalid_input(
-                            "cDNA and CDS positions belong to a transcript (ENST).",
-                            "Pass the transcript's ID, or positions 'protein' for an ENSP ID.",
-                            raw.as_str(),
-                        ));
-                    }
-                };
-                let Some(start) = args.start.filter(|s| *s >= 1) else {
-                    return Err(ApiError::invalid_input(
-                        "Positions need 'start' (1-based).",
-                        "Pass e.g. \"start\": 175 (and \"end\" for a range).",
-                        raw.as_str(),
-                    ));
-                };
-                let end = args.end.unwrap_or(start);
-                if end < start {
-                    return Err(ApiError::invalid_input(
-                        "'end' is before 'start'.",
-                        "Pass start ≤ end.",
-                        format!("{start}-{end}"),
-                    ));
-                }
-                let Some(answer) = self
-                    .ensembl
-                    .map_positions(system, &parsed.id, start, end)
-                    .await?
-                else {
-                    return Err(not_found(
-                        if parsed.feature == Feature::Protein {
-                            "protein"
-                        } else {
-                            "transcript"
-                        },
-                        &parsed.id,
-                        raw,
-                    ));
-                };
-                let mappings = pieces(answer);
-                let note = mappings.is_empty().then(|| {
-                    "Ensembl maps none of these positions (beyond the transcript's end?)."
-                        .to_owned()
-                });
-                Ok(Json(Mapping {
-                    input: format!(
-                        "{} {} {start}-{end}",
-                        parsed.id,
-                        match kind {
-                            PositionKind::Cdna => "cdna",
-                            PositionKind::Cds => "cds",
-                            PositionKind::Protein => "protein",
-                        }
-                    ),
-                    mappings,
-                    note,
-                }))
+                let ask = read_positions(&args, raw)?;
+                self.map_positions(ask).await.map(Json)
             }
             _ => Err(ApiError::invalid_input(
                 "Pass either 'region' (with from_assembly) or 'id' (with start).",
@@ -286,5 +283,69 @@ impl EnsemblServer {
                 "region and id",
             )),
         }
+    }
+
+    /// A region from one assembly to another (`GET map/:species/:from/:region/:to`).
+    async fn map_region(&self, species: &str, ask: RegionAsk<'_>) -> Result<Mapping, ApiError> {
+        let RegionAsk {
+            raw,
+            input,
+            from,
+            to,
+        } = ask;
+        let answer = match self.ensembl.map_assembly(species, from, &input, to).await? {
+            Reply::Found(answer) => answer,
+            Reply::Refused(Refusal::UnknownSpecies) => return Err(unknown_species(species)),
+            // Ensembl refuses an assembly pair it cannot map, or a chromosome it lacks.
+            Reply::Refused(Refusal::Other(_)) | Reply::Missing => {
+                return Err(ApiError::invalid_input(
+                    format!("Ensembl cannot map {input} from {from} to {to} in {species}."),
+                    "Check the assembly names (e.g. GRCh37, GRCh38; GRCm38, GRCm39 for mouse) \
+                     and the chromosome name.",
+                    raw,
+                ));
+            }
+        };
+        let mappings = pieces(answer);
+        let note = mappings
+            .is_empty()
+            .then(|| format!("No part of {input} on {from} has a counterpart on {to}."));
+        Ok(Mapping {
+            input: format!("{input} ({from} → {to})"),
+            mappings,
+            note,
+        })
+    }
+
+    /// Positions of a transcript or protein on the genome (`GET map/{system}/:id/…`).
+    async fn map_positions(&self, ask: PositionsAsk<'_>) -> Result<Mapping, ApiError> {
+        let PositionsAsk {
+            raw,
+            ref id,
+            kind,
+            start,
+            end,
+        } = ask;
+        let Some(answer) = self
+            .ensembl
+            .map_positions(ask.system(), &id.id, start, end)
+            .await?
+        else {
+            let what = if id.feature == Feature::Protein {
+                "protein"
+            } else {
+                "transcript"
+            };
+            return Err(not_found(what, &id.id, raw));
+        };
+        let mappings = pieces(answer);
+        let note = mappings.is_empty().then(|| {
+            "Ensembl maps none of these positions (beyond the transcript's end?).".to_owned()
+        });
+        Ok(Mapping {
+            input: format!("{} {} {start}-{end}", id.id, kind.name()),
+            mappings,
+            note,
+        })
     }
 }

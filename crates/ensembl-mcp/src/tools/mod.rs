@@ -37,18 +37,15 @@ pub(crate) fn not_found(what: &str, id: &str, raw: &str) -> ApiError {
     )
 }
 
-/// A 400 about the species (`Can not find internal name for species 'x'`) is the
-/// caller's error: `INVALID_INPUT` on `species`.
-pub(crate) fn species_refused(e: &ApiError, species: &str) -> Option<ApiError> {
-    let body = e.upstream_body()?.to_ascii_lowercase();
-    (e.upstream_status() == Some(400) && body.contains("internal name for species")).then(|| {
-        ApiError::invalid_input(
-            format!("Ensembl does not know the species '{species}'."),
-            "Pass an Ensembl species name or alias such as 'human', 'homo_sapiens' or \
-             'mus_musculus'.",
-            species,
-        )
-    })
+/// Ensembl refused the species ([`Refusal::UnknownSpecies`](crate::client::Refusal)):
+/// the caller's error, `INVALID_INPUT` on `species`.
+pub(crate) fn unknown_species(species: &str) -> ApiError {
+    ApiError::invalid_input(
+        format!("Ensembl does not know the species '{species}'."),
+        "Pass an Ensembl species name or alias such as 'human', 'homo_sapiens' or \
+         'mus_musculus'.",
+        species,
+    )
 }
 
 #[cfg(test)]

@@ -20,13 +20,13 @@ use std::pin::Pin;
 use futures::future::join_all;
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool};
-use lifesciences_core::{ApiError, ErrorCode, Parameters};
+use lifesciences_core::{ApiError, ErrorCode, Parameters, Reply};
 use serde::{Deserialize, Serialize};
 
-use crate::client::{MAX_VEP_BATCH, VepForm};
+use crate::client::{MAX_VEP_BATCH, Refusal, VepForm};
 use crate::models::{VepColocated, VepResult, VepTranscript};
 use crate::server::EnsemblServer;
-use crate::tools::species_refused;
+use crate::tools::unknown_species;
 use crate::{spdi, species};
 
 /// Most known variants listed per variant (COSMIC and HGMD records pile up).
@@ -316,13 +316,8 @@ fn nothing_to_send(inputs: &[String], refusals: &[&ApiError]) -> Option<ApiError
     })
 }
 
-/// Ensembl's words from an error body (`{"error": "…"}`, or text), shortened.
-fn upstream_words(e: &ApiError) -> String {
-    let body = e.upstream_body().unwrap_or("").trim();
-    let words = serde_json::from_str::<serde_json::Value>(body)
-        .ok()
-        .and_then(|v| v.get("error").and_then(|m| m.as_str()).map(str::to_owned))
-        .unwrap_or_else(|| body.to_owned());
+/// VEP's refusal of a variant as its item's `error`: VEP's own words, shortened.
+fn refused_in_words(words: &str) -> String {
     let words: String = words.chars().take(200).collect();
     if words.is_empty() {
         "VEP refused it".to_owned()
@@ -539,24 +534,15 @@ impl EnsemblServer {
         sent: &'a [String],
     ) -> Pin<Box<dyn Future<Output = Result<Vec<Outcome>, ApiError>> + Send + 'a>> {
         Box::pin(async move {
-            match self.ensembl.vep_post(species, form, sent).await {
-                Ok(answers) => Ok(pair(sent, &answers)
-                    .into_iter()
-                    .map(|found| {
-                        found.cloned().ok_or_else(|| {
-                            "VEP could not read or place this variant (check the reference \
-                             allele, the transcript version and the species)."
-                                .to_owned()
-                        })
-                    })
-                    .collect()),
-                Err(e) if e.upstream_status() == Some(400) => {
-                    if let Some(refused) = species_refused(&e, species) {
-                        return Err(refused);
-                    }
-                    if sent.len() == 1 {
-                        return Ok(vec![Err(upstream_words(&e))]);
-                    }
+            let answers = match self.ensembl.vep_post(species, form, sent).await? {
+                Reply::Found(answers) => answers,
+                // No status reads as missing from VEP: as if it placed none.
+                Reply::Missing => Vec::new(),
+                Reply::Refused(Refusal::UnknownSpecies) => return Err(unknown_species(species)),
+                Reply::Refused(Refusal::Other(words)) if sent.len() == 1 => {
+                    return Ok(vec![Err(refused_in_words(&words))]);
+                }
+                Reply::Refused(Refusal::Other(_)) => {
                     let (left, right) = sent.split_at(sent.len() / 2);
                     let (left, right) = tokio::join!(
                         self.vep_batch(species, form, left),
@@ -564,10 +550,19 @@ impl EnsemblServer {
                     );
                     let mut out = left?;
                     out.extend(right?);
-                    Ok(out)
+                    return Ok(out);
                 }
-                Err(e) => Err(e),
-            }
+            };
+            Ok(pair(sent, &answers)
+                .into_iter()
+                .map(|found| {
+                    found.cloned().ok_or_else(|| {
+                        "VEP could not read or place this variant (check the reference \
+                         allele, the transcript version and the species)."
+                            .to_owned()
+                    })
+                })
+                .collect())
         })
     }
 }
@@ -681,18 +676,16 @@ impl EnsemblServer {
             }
         }
         for (at, answer) in placed {
-            items[at] = Some(match answer {
-                Ok(answers) => match answers.first() {
+            items[at] = Some(match answer? {
+                Reply::Found(answers) => match answers.first() {
                     Some(r) => effect(&inputs[at], r, args.all_transcripts),
                     None => failure(&inputs[at], "VEP placed nothing here.".to_owned()),
                 },
-                Err(e) if e.upstream_status() == Some(400) => {
-                    if let Some(refused) = species_refused(&e, &species) {
-                        return Err(refused);
-                    }
-                    failure(&inputs[at], upstream_words(&e))
+                Reply::Missing => failure(&inputs[at], "VEP placed nothing here.".to_owned()),
+                Reply::Refused(Refusal::UnknownSpecies) => return Err(unknown_species(&species)),
+                Reply::Refused(Refusal::Other(words)) => {
+                    failure(&inputs[at], refused_in_words(&words))
                 }
-                Err(e) => return Err(e),
             });
         }
         let variants: Vec<VariantEffect> = items

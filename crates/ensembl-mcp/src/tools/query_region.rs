@@ -7,16 +7,17 @@
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool};
-use lifesciences_core::{ApiError, Pagination, Parameters, cursor, in_range, lenient};
+use lifesciences_core::{ApiError, Pagination, Parameters, Reply, cursor, in_range, lenient};
 use serde::{Deserialize, Serialize};
 
+use crate::client::Refusal;
 use crate::ids;
 use crate::models::OverlapFeature;
 use crate::server::EnsemblServer;
 use crate::species;
 use crate::tools::gene_name;
 use crate::tools::get_sequence::parse_region;
-use crate::tools::species_refused;
+use crate::tools::unknown_species;
 
 /// Ensembl's widest window.
 const MAX_WINDOW: u64 = 5_000_000;
@@ -270,23 +271,19 @@ impl EnsemblServer {
         let rows = match self
             .ensembl
             .overlap(&species, &region, &features, biotype)
-            .await
+            .await?
         {
-            Ok(rows) => rows,
-            Err(e) => {
-                if let Some(refused) = species_refused(&e, &species) {
-                    return Err(refused);
-                }
-                if e.upstream_status() == Some(400) {
-                    return Err(ApiError::not_found(
-                        format!("Ensembl has no region {region} in {species}."),
-                        "Check the chromosome name and that the coordinates are on the \
-                         species' current assembly (GRCh38 for human; convert GRCh37 with \
-                         ensembl_map_coordinates).",
-                        args.region.as_str(),
-                    ));
-                }
-                return Err(e);
+            Reply::Found(rows) => rows,
+            Reply::Refused(Refusal::UnknownSpecies) => return Err(unknown_species(&species)),
+            // Ensembl refuses a chromosome it does not have, or coordinates past its end.
+            Reply::Refused(Refusal::Other(_)) | Reply::Missing => {
+                return Err(ApiError::not_found(
+                    format!("Ensembl has no region {region} in {species}."),
+                    "Check the chromosome name and that the coordinates are on the species' \
+                     current assembly (GRCh38 for human; convert GRCh37 with \
+                     ensembl_map_coordinates).",
+                    args.region.as_str(),
+                ));
             }
         };
         let mut all: Vec<RegionFeature> = rows.iter().filter_map(feature).collect();
