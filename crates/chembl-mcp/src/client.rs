@@ -17,8 +17,8 @@ use futures::future::try_join_all;
 use lifesciences_core::config::{RetryPolicy, parse_number};
 use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::{
-    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, ReleaseCheck, Setting,
-    Upstream, encode_path_segment,
+    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, ReleaseCheck, Reply,
+    Setting, Upstream, encode_path_segment,
 };
 use serde_json::json;
 
@@ -108,23 +108,19 @@ impl ChemblClient {
     /// ChEMBL answers for an unknown ID (docs/sources/chembl.md, "Unknown IDs").
     pub(crate) async fn molecule(&self, id: &ChemblId) -> Result<Option<Molecule>, ApiError> {
         let path = format!("molecule/{}.json", encode_path_segment(&id.upstream())?);
-        match self.http.get_json(&path, &[]).await {
-            Ok(molecule) => Ok(Some(molecule)),
-            Err(e) if e.upstream_status() == Some(404) => Ok(None),
-            Err(e) => Err(e),
-        }
+        unless_missing(self.http.get_json(&path, &[]).await)
     }
 
     /// `GET /molecule/search.json?q=&limit=&offset=`: ChEMBL's full-text search, best
     /// first, each hit with a `score`. ChEMBL answers 400 for queries it cannot
     /// run (e.g. shorter than 3 characters); that is the caller's input, not an outage:
-    /// [`Searched::Refused`] with ChEMBL's `error_message`.
+    /// [`Reply::Refused`] with ChEMBL's `error_message`.
     pub(crate) async fn search(
         &self,
         query: &str,
         offset: u64,
         limit: u32,
-    ) -> Result<Searched, ApiError> {
+    ) -> Result<Reply<MoleculePage, Refusal>, ApiError> {
         let (offset, limit) = (offset.to_string(), limit.min(MAX_LIMIT).to_string());
         let params = [("q", query), ("limit", &limit), ("offset", &offset)];
         self.page_or_refusal("molecule/search.json", &params).await
@@ -133,14 +129,14 @@ impl ChemblClient {
     /// A structure search, one page: `GET /similarity/{smiles}/{threshold}.json` (most
     /// similar first, each with `similarity`) or `GET /substructure/{smiles}.json`; the
     /// SMILES is one path segment, percent-encoded. A 400 (a SMILES ChEMBL cannot read, a
-    /// threshold it refuses) is [`Searched::Refused`] with ChEMBL's words.
+    /// threshold it refuses) is [`Reply::Refused`] with ChEMBL's words.
     pub(crate) async fn structure_search(
         &self,
         smiles: &str,
         threshold: Option<u32>,
         offset: u64,
         limit: u32,
-    ) -> Result<Searched, ApiError> {
+    ) -> Result<Reply<MoleculePage, Refusal>, ApiError> {
         let segment = encode_path_segment(smiles)?;
         let path = match threshold {
             Some(t) => format!("similarity/{segment}/{t}.json"),
@@ -170,19 +166,8 @@ impl ChemblClient {
         &self,
         path: &str,
         params: &[(&str, &str)],
-    ) -> Result<Searched, ApiError> {
-        match self.http.get_json(path, params).await {
-            Ok(page) => Ok(Searched::Page(page)),
-            Err(e) if e.upstream_status() == Some(400) => Ok(Searched::Refused {
-                reason: e
-                    .upstream_body()
-                    .and_then(|b| serde_json::from_str::<ChemblErrorBody>(b).ok())
-                    .and_then(|b| b.error_message)
-                    .map(|m| m.trim().to_owned())
-                    .filter(|m| !m.is_empty()),
-            }),
-            Err(e) => Err(e),
-        }
+    ) -> Result<Reply<MoleculePage, Refusal>, ApiError> {
+        page_or_refusal(self.http.get_json(path, params).await)
     }
 
     /// `GET /chembl_id_lookup/{CHEMBLn}.json`: which kind of ChEMBL entity an identifier
@@ -196,11 +181,7 @@ impl ChemblClient {
             "chembl_id_lookup/{}.json",
             encode_path_segment(&id.upstream())?
         );
-        match self.http.get_json(&path, &[]).await {
-            Ok(entry) => Ok(Some(entry)),
-            Err(e) if e.upstream_status() == Some(404) => Ok(None),
-            Err(e) => Err(e),
-        }
+        unless_missing(self.http.get_json(&path, &[]).await)
     }
 
     /// `GET /molecule.json?pref_name__iexact=`: molecules whose preferred name is exactly
@@ -485,11 +466,7 @@ impl ChemblClient {
     /// `GET /target/{id}.json`: the whole target record; `None` for ChEMBL's 404.
     pub(crate) async fn target(&self, id: &str) -> Result<Option<Target>, ApiError> {
         let path = format!("target/{}.json", encode_path_segment(id)?);
-        match self.http.get_json(&path, &[]).await {
-            Ok(target) => Ok(Some(target)),
-            Err(e) if e.upstream_status() == Some(404) => Ok(None),
-            Err(e) => Err(e),
-        }
+        unless_missing(self.http.get_json(&path, &[]).await)
     }
 
     /// `GET /target.json?target_chembl_id__in=…` with names, types, organisms and
@@ -536,17 +513,41 @@ fn only_requested<T>(
         .collect()
 }
 
-/// What ChEMBL's search made of a query.
-#[derive(Debug, Clone)]
-pub(crate) enum Searched {
-    /// A page of hits.
-    Page(MoleculePage),
-    /// ChEMBL refused to run it (HTTP 400), with its reason when it gave one, e.g.
-    /// `Search query too short`.
-    Refused {
-        /// ChEMBL's `error_message`.
-        reason: Option<String>,
-    },
+/// A detail record, or `None` for the 404 ChEMBL answers for an identifier it does not
+/// know (docs/sources/chembl.md, "Unknown IDs"); any other failure stays a failure.
+fn unless_missing<T>(answer: Result<T, ApiError>) -> Result<Option<T>, ApiError> {
+    Ok(Reply::read(answer, &[404], &[])?.found())
+}
+
+/// A search page, or ChEMBL's refusal to run the search (its 400) with its reason; any
+/// other failure stays a failure.
+fn page_or_refusal(
+    answer: Result<MoleculePage, ApiError>,
+) -> Result<Reply<MoleculePage, Refusal>, ApiError> {
+    Ok(Reply::read(answer, &[], &[400])?.map_refusal(|body| Refusal::read(&body)))
+}
+
+/// Why ChEMBL refused to run a request as asked (HTTP 400): the caller's input, not an
+/// outage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    /// ChEMBL's `error_message`, trimmed, when its body was the JSON it documents and
+    /// said something, e.g. `Search query too short`.
+    pub error_message: Option<String>,
+}
+
+impl Refusal {
+    /// ChEMBL's 400 body, `{"error_message": "..."}`; anything else (an empty body, an
+    /// HTML page) gives no reason.
+    fn read(body: &str) -> Self {
+        Self {
+            error_message: serde_json::from_str::<ChemblErrorBody>(body)
+                .ok()
+                .and_then(|b| b.error_message)
+                .map(|m| m.trim().to_owned())
+                .filter(|m| !m.is_empty()),
+        }
+    }
 }
 
 /// What UniChem gave for one compound.
@@ -615,19 +616,20 @@ impl UniChemClient {
             "compound": chembl_id,
             "sourceID": source,
         });
-        match self
+        // A 404 is read as "not in UniChem" (docs/sources/chembl.md): no links.
+        let answer = self
             .http
             .post_json::<UniChemAnswer, _>("compounds", &body)
-            .await
-        {
-            Ok(answer) => UniChemLinks::Found(
+            .await;
+        match Reply::read(answer, &[404], &[]) {
+            Ok(Reply::Found(answer)) => UniChemLinks::Found(
                 answer
                     .compounds
                     .into_iter()
                     .flat_map(|c| c.sources)
                     .collect(),
             ),
-            Err(e) if e.upstream_status() == Some(404) => UniChemLinks::Found(Vec::new()),
+            Ok(Reply::Missing | Reply::Refused(_)) => UniChemLinks::Found(Vec::new()),
             // UniChem as a whole is unwell (core's transient failures), not just unhelpful
             // about this compound.
             Err(e) if e.is_transient() => {
@@ -844,6 +846,63 @@ mod tests {
             },
         ] {
             assert!(!e.is_transient(), "{e}");
+        }
+    }
+
+    /// A failure as the HTTP client reports ChEMBL's status `status` with body `body`.
+    fn answered<T>(status: u16, body: &str) -> Result<T, ApiError> {
+        let failure = UpstreamFailure::Status {
+            status,
+            body: body.to_owned(),
+            retry_after: None,
+        };
+        Err(ApiError::from_failure("ChEMBL", failure, 1))
+    }
+
+    // ChEMBL's error bodies are not recorded. Its web-service code answers an unknown ID
+    // with an empty 404 (tastypie's `HttpNotFound()` in `get_detail_impl`) and a search
+    // it cannot run with 400 `{"error_message": "Search query too short"}`
+    // (`check_user_search_query`), both in `core/resource.py` of
+    // https://github.com/chembl/chembl_webservices_py3; the bodies below follow them.
+
+    #[test]
+    fn an_unknown_id_s_404_is_none_and_other_failures_stay_failures() {
+        assert_eq!(unless_missing(Ok(7)).unwrap(), Some(7));
+        assert_eq!(unless_missing::<u8>(answered(404, "")).unwrap(), None);
+        for status in [400, 500, 503] {
+            let e = unless_missing::<u8>(answered(status, "<html>error</html>")).unwrap_err();
+            assert_eq!(e.upstream_status(), Some(status));
+        }
+    }
+
+    #[test]
+    fn a_refused_search_carries_chembl_s_error_message() {
+        let refusal = |body: &str| match page_or_refusal(answered(400, body)) {
+            Ok(Reply::Refused(refusal)) => refusal.error_message,
+            other => panic!("a 400 is a refusal: {other:?}"),
+        };
+        assert_eq!(
+            refusal(r#"{"error_message": "Search query too short"}"#).as_deref(),
+            Some("Search query too short")
+        );
+        assert_eq!(
+            refusal(r#"{"error_message": " Input string C1CC is not a valid SMILES string "}"#)
+                .as_deref(),
+            Some("Input string C1CC is not a valid SMILES string")
+        );
+        // No reason unless ChEMBL gave one in its documented form.
+        for body in ["", r#"{"error_message": "  "}"#, "<html>Bad Request</html>"] {
+            assert_eq!(refusal(body), None, "{body:?}");
+        }
+    }
+
+    #[test]
+    fn a_search_that_fails_otherwise_stays_a_failure() {
+        let page: MoleculePage = serde_json::from_str(r#"{"molecules": []}"#).unwrap();
+        assert!(matches!(page_or_refusal(Ok(page)), Ok(Reply::Found(_))));
+        for status in [404, 500, 502] {
+            let e = page_or_refusal(answered(status, "")).unwrap_err();
+            assert_eq!(e.upstream_status(), Some(status));
         }
     }
 }

@@ -234,7 +234,7 @@ pub(crate) struct MoleculeXref {
 }
 
 /// `/molecule.json` and `/molecule/search.json`: `{"molecules": [...], "page_meta": {...}}`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 pub(crate) struct MoleculePage {
     /// This page's molecules.
     #[serde(default, deserialize_with = "lenient::list")]

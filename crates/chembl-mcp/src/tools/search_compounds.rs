@@ -10,11 +10,10 @@
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{
-    ApiError, PaginationEnvelope, Parameters, SearchQuery, cursor, in_range, lenient,
+    ApiError, PaginationEnvelope, Parameters, Reply, SearchQuery, cursor, in_range, lenient,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::client::Searched;
 use crate::ids::ChemblId;
 use crate::models::{Molecule, MoleculePage};
 use crate::server::ChemblServer;
@@ -326,8 +325,12 @@ impl ChemblServer {
             Err(_) => query.as_str().to_owned(),
         };
         let found = match self.chembl.search(&text, offset, page_size).await? {
-            Searched::Page(page) => page,
-            Searched::Refused { reason } => return Err(refused(&text, &raw_query, reason)),
+            Reply::Found(page) => page,
+            // Not read from a search: ChEMBL answers an empty page when nothing matches.
+            Reply::Missing => MoleculePage::default(),
+            Reply::Refused(refusal) => {
+                return Err(refused(&text, &raw_query, refusal.error_message));
+            }
         };
         let total = found.page_meta.as_ref().and_then(|m| m.total());
         let top_score = position.top_score.or_else(|| {
@@ -393,9 +396,10 @@ impl ChemblServer {
             .structure_search(smiles, threshold, offset, page_size)
             .await?
         {
-            Searched::Page(page) => page,
-            Searched::Refused { reason } => {
-                return Err(structure_refused(smiles, reason, threshold));
+            Reply::Found(page) => page,
+            Reply::Missing => MoleculePage::default(),
+            Reply::Refused(refusal) => {
+                return Err(structure_refused(smiles, refusal.error_message, threshold));
             }
         };
         let total = found.page_meta.as_ref().and_then(|m| m.total());
