@@ -15,6 +15,7 @@ mod lookup;
 mod map;
 mod politeness;
 mod provenance;
+mod refusals;
 mod region;
 mod search;
 mod sequence;
