@@ -195,6 +195,105 @@ fn merge_exact(query: &str, by_name: MoleculePage, by_synonym: MoleculePage) -> 
     merged
 }
 
+/// What a call asks for, read from its arguments: words (a name, a code, an InChIKey)
+/// or a structure.
+enum Asked {
+    /// `query`, exactly as the caller sent it.
+    Words(String),
+    /// `similar_to` (`similar`) or `substructure`, trimmed.
+    Structure { smiles: String, similar: bool },
+}
+
+/// Exactly one of `query`, `similar_to` and `substructure`; else `INVALID_INPUT`.
+fn asked(args: &SearchCompoundsArgs) -> Result<Asked, ApiError> {
+    let given = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    let (similar_to, substructure) = (given(&args.similar_to), given(&args.substructure));
+    match (&args.query, similar_to, substructure) {
+        (Some(query), None, None) => Ok(Asked::Words(query.clone())),
+        (None, Some(smiles), None) => Ok(Asked::Structure {
+            smiles,
+            similar: true,
+        }),
+        (None, None, Some(smiles)) => Ok(Asked::Structure {
+            smiles,
+            similar: false,
+        }),
+        _ => Err(ApiError::invalid_input(
+            "Pass one of 'query', 'similar_to' or 'substructure'.",
+            "E.g. {\"query\": \"imatinib\"}, {\"similar_to\": \"CC(=O)Oc1ccccc1C(=O)O\", \
+             \"similarity\": 80} or {\"substructure\": \"c1ccccc1C(=O)O\"}.",
+            "query, similar_to, substructure",
+        )),
+    }
+}
+
+/// The page a search by words asks for: its size, whether hits are slim, and where the
+/// cursor (bound to `scope`, the query) says it starts.
+struct Paging {
+    size: u32,
+    slim: bool,
+    scope: String,
+    position: Position,
+}
+
+impl Paging {
+    /// The cursor to the page after `shown` hits from this one, when `more` follow.
+    fn next(&self, shown: usize, more: bool, top_score: Option<f64>) -> Option<String> {
+        let offset = self.position.offset + shown as u64;
+        more.then(|| cursor::encode(&self.scope, &Position { offset, top_score }))
+    }
+}
+
+/// A page of molecules that match exactly (an InChIKey, a 2-character name): all score
+/// 1, and their number is the total.
+fn exact_page(matches: &[Molecule], paging: &Paging) -> PaginationEnvelope<CompoundHit> {
+    let items: Vec<CompoundHit> = matches
+        .iter()
+        .skip(usize::try_from(paging.position.offset).unwrap_or(usize::MAX))
+        .take(paging.size as usize)
+        .map(|m| hit(m, 1.0, paging.slim))
+        .collect();
+    let total = matches.len() as u64;
+    let more = paging.position.offset + (items.len() as u64) < total;
+    let cursor = paging.next(items.len(), more, None);
+    PaginationEnvelope::new(items, cursor, Some(total), paging.size)
+}
+
+/// A page of ChEMBL's full-text search, scores over the query's top score (the first
+/// page's, carried in the cursor), a next page offered while ChEMBL has more and within
+/// the hits it considers.
+fn ranked_page(found: &MoleculePage, paging: &Paging) -> PaginationEnvelope<CompoundHit> {
+    let offset = paging.position.offset;
+    let total = found.page_meta.as_ref().and_then(|m| m.total());
+    let top_score = paging.position.top_score.or_else(|| {
+        found
+            .molecules
+            .iter()
+            .filter_map(|m| m.score)
+            .fold(None, |best: Option<f64>, s| {
+                Some(best.map_or(s, |b| b.max(s)))
+            })
+    });
+    let scores = normalise(&found.molecules, offset, top_score, total);
+    let items: Vec<CompoundHit> = found
+        .molecules
+        .iter()
+        .zip(scores)
+        .map(|(m, score)| hit(m, score, paging.slim))
+        .collect();
+    let next = offset + items.len() as u64;
+    let more = !items.is_empty()
+        && next < UPSTREAM_MAX_HITS
+        && total.map_or(items.len() == paging.size as usize, |t| next < t);
+    let cursor = paging.next(items.len(), more, top_score);
+    PaginationEnvelope::new(items, cursor, total, paging.size)
+}
+
 impl ChemblServer {
     /// Search ChEMBL compounds by name, trade name, synonym or part of one (ranked by
     /// ChEMBL's relevance, score 0–1), by InChIKey, or by structure: similar to a SMILES
@@ -209,162 +308,87 @@ impl ChemblServer {
         Parameters(args): Parameters<SearchCompoundsArgs>,
     ) -> Result<Json<PaginationEnvelope<CompoundHit>>, ApiError> {
         let args = args?;
-        let given = |v: &Option<String>| {
-            v.as_deref()
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-        };
-        let (similar_to, substructure) = (given(&args.similar_to), given(&args.substructure));
-        let modes = [
-            args.query.is_some(),
-            similar_to.is_some(),
-            substructure.is_some(),
-        ];
-        if modes.iter().filter(|m| **m).count() != 1 {
-            return Err(ApiError::invalid_input(
-                "Pass one of 'query', 'similar_to' or 'substructure'.",
-                "E.g. {\"query\": \"imatinib\"}, {\"similar_to\": \"CC(=O)Oc1ccccc1C(=O)O\", \
-                 \"similarity\": 80} or {\"substructure\": \"c1ccccc1C(=O)O\"}.",
-                "query, similar_to, substructure",
-            ));
+        match asked(&args)? {
+            Asked::Structure { smiles, similar } => {
+                self.structure_search(&args, &smiles, similar).await
+            }
+            Asked::Words(raw_query) => self.words_search(&args, &raw_query).await.map(Json),
         }
-        if let Some(smiles) = similar_to.as_deref().or(substructure.as_deref()) {
-            return self
-                .structure_search(&args, smiles, similar_to.is_some())
-                .await;
-        }
-        let raw_query = args.query.clone().unwrap_or_default();
-        let query = SearchQuery::parse(&raw_query).map_err(|e| {
+    }
+
+    /// A search by words: an InChIKey is looked up exactly, a 2-character query by exact
+    /// name and synonym (ChEMBL's search refuses it), anything longer by ChEMBL's
+    /// full-text search.
+    async fn words_search(
+        &self,
+        args: &SearchCompoundsArgs,
+        raw_query: &str,
+    ) -> Result<PaginationEnvelope<CompoundHit>, ApiError> {
+        let query = SearchQuery::parse(raw_query).map_err(|e| {
             e.with_hint(
                 "Minimum query length is 2 characters: search with a drug or compound name, \
                  trade name or research code, e.g. 'imatinib', 'Gleevec' or 'STI-571'.",
             )
         })?;
-        let page_size = in_range("page_size", args.page_size, 1, 100, 50)?;
-        let slim = args.slim.unwrap_or(false);
+        let size = in_range("page_size", args.page_size, 1, 100, 50)?;
         let scope = format!("chembl_search_compounds|{}", query.as_str().to_lowercase());
         let position: Position = match args.cursor.as_deref().map(str::trim) {
             Some(c) if !c.is_empty() => cursor::decode(c, &scope)?,
             _ => Position::default(),
         };
-        let offset = position.offset;
+        let paging = Paging {
+            size,
+            slim: args.slim.unwrap_or(false),
+            scope,
+            position,
+        };
+        let query = query.as_str();
 
-        if is_inchi_key(query.as_str()) {
+        if is_inchi_key(query) {
             // An InChIKey names one structure: its molecules, exactly.
-            let found = self.chembl.by_inchi_key(query.as_str()).await?;
-            let matches: Vec<&Molecule> = found
+            let found = self.chembl.by_inchi_key(query).await?;
+            let matches: Vec<Molecule> = found
                 .molecules
-                .iter()
+                .into_iter()
                 .filter(|m| {
                     m.molecule_structures
                         .as_ref()
                         .and_then(|x| x.standard_inchi_key.as_deref())
-                        .is_none_or(|k| k == query.as_str())
+                        .is_none_or(|k| k == query)
                 })
                 .collect();
-            let items: Vec<CompoundHit> = matches
-                .iter()
-                .skip(usize::try_from(offset).unwrap_or(usize::MAX))
-                .take(page_size as usize)
-                .map(|m| hit(m, 1.0, slim))
-                .collect();
-            let next = offset + items.len() as u64;
-            let total = matches.len() as u64;
-            let cursor = (next < total).then(|| {
-                cursor::encode(
-                    &scope,
-                    &Position {
-                        offset: next,
-                        top_score: None,
-                    },
-                )
-            });
-            return Ok(Json(PaginationEnvelope::new(
-                items,
-                cursor,
-                Some(total),
-                page_size,
-            )));
+            return Ok(exact_page(&matches, &paging));
         }
 
-        if query.as_str().chars().count() < UPSTREAM_MIN_CHARS {
+        if query.chars().count() < UPSTREAM_MIN_CHARS {
             let (by_name, by_synonym) = futures::try_join!(
-                self.chembl.by_exact_name(query.as_str(), EXACT_LIMIT),
-                self.chembl.by_exact_synonym(query.as_str(), EXACT_LIMIT),
+                self.chembl.by_exact_name(query, EXACT_LIMIT),
+                self.chembl.by_exact_synonym(query, EXACT_LIMIT),
             )?;
-            let matches = merge_exact(query.as_str(), by_name, by_synonym);
-            let total = matches.len() as u64;
-            let items: Vec<CompoundHit> = matches
-                .iter()
-                .skip(usize::try_from(offset).unwrap_or(usize::MAX))
-                .take(page_size as usize)
-                .map(|m| hit(m, 1.0, slim))
-                .collect();
-            let next = offset + items.len() as u64;
-            let cursor = (next < total).then(|| {
-                cursor::encode(
-                    &scope,
-                    &Position {
-                        offset: next,
-                        top_score: None,
-                    },
-                )
-            });
-            return Ok(Json(PaginationEnvelope::new(
-                items,
-                cursor,
-                Some(total),
-                page_size,
-            )));
+            return Ok(exact_page(
+                &merge_exact(query, by_name, by_synonym),
+                &paging,
+            ));
         }
 
         // A CURIE is searched in ChEMBL's own spelling, which its index holds.
-        let text = match query.as_str().parse::<ChemblId>() {
+        let text = match query.parse::<ChemblId>() {
             Ok(id) => id.upstream(),
-            Err(_) => query.as_str().to_owned(),
+            Err(_) => query.to_owned(),
         };
-        let found = match self.chembl.search(&text, offset, page_size).await? {
+        let found = match self
+            .chembl
+            .search(&text, paging.position.offset, paging.size)
+            .await?
+        {
             Reply::Found(page) => page,
             // Not read from a search: ChEMBL answers an empty page when nothing matches.
             Reply::Missing => MoleculePage::default(),
             Reply::Refused(refusal) => {
-                return Err(refused(&text, &raw_query, refusal.error_message));
+                return Err(refused(&text, raw_query, refusal.error_message));
             }
         };
-        let total = found.page_meta.as_ref().and_then(|m| m.total());
-        let top_score = position.top_score.or_else(|| {
-            found
-                .molecules
-                .iter()
-                .filter_map(|m| m.score)
-                .fold(None, |best: Option<f64>, s| {
-                    Some(best.map_or(s, |b| b.max(s)))
-                })
-        });
-        let scores = normalise(&found.molecules, offset, top_score, total);
-        let items: Vec<CompoundHit> = found
-            .molecules
-            .iter()
-            .zip(scores)
-            .map(|(m, score)| hit(m, score, slim))
-            .collect();
-        let next = offset + items.len() as u64;
-        let has_more = !items.is_empty()
-            && next < UPSTREAM_MAX_HITS
-            && total.map_or(items.len() == page_size as usize, |t| next < t);
-        let cursor = has_more.then(|| {
-            cursor::encode(
-                &scope,
-                &Position {
-                    offset: next,
-                    top_score,
-                },
-            )
-        });
-        Ok(Json(PaginationEnvelope::new(
-            items, cursor, total, page_size,
-        )))
+        Ok(ranked_page(&found, &paging))
     }
 }
 
@@ -557,5 +581,60 @@ mod tests {
         };
         let c = cursor::encode("s", &p);
         assert_eq!(cursor::decode::<Position>(&c, "s").unwrap(), p);
+    }
+
+    fn args(value: serde_json::Value) -> SearchCompoundsArgs {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn one_kind_of_search_per_call() {
+        assert!(matches!(
+            asked(&args(json!({"query": "imatinib", "similar_to": "  "}))),
+            Ok(Asked::Words(q)) if q == "imatinib"
+        ));
+        assert!(matches!(
+            asked(&args(json!({"similar_to": " CCO "}))),
+            Ok(Asked::Structure { smiles, similar: true }) if smiles == "CCO"
+        ));
+        assert!(matches!(
+            asked(&args(json!({"substructure": "c1ccccc1"}))),
+            Ok(Asked::Structure { similar: false, .. })
+        ));
+        for both in [
+            json!({}),
+            json!({"query": "aspirin", "substructure": "c1ccccc1"}),
+            json!({"similar_to": "CCO", "substructure": "CCO"}),
+        ] {
+            let e = asked(&args(both.clone())).err().unwrap();
+            assert_eq!(
+                e.code(),
+                lifesciences_core::ErrorCode::InvalidInput,
+                "{both}"
+            );
+        }
+    }
+
+    #[test]
+    fn exact_pages_offer_a_cursor_until_the_last_match() {
+        let matches = molecules(&[None, None, None]);
+        let paging = |offset| Paging {
+            size: 2,
+            slim: true,
+            scope: "s".into(),
+            position: Position {
+                offset,
+                top_score: None,
+            },
+        };
+        let first = exact_page(&matches, &paging(0));
+        assert_eq!(first.items.len(), 2);
+        assert_eq!(first.pagination.total_count, Some(3));
+        let cursor = first.pagination.cursor.unwrap();
+        let next: Position = cursor::decode(&cursor, "s").unwrap();
+        assert_eq!(next.offset, 2);
+        let last = exact_page(&matches, &paging(next.offset));
+        assert_eq!(last.items[0].id, "CHEMBL:2");
+        assert_eq!(last.pagination.cursor, None);
     }
 }
