@@ -9,7 +9,7 @@
 //! name the embedded spec does not list for the endpoint ([`Endpoint::allowed`]).
 
 use lifesciences_core::{
-    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Upstream,
+    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Reply, Upstream,
 };
 use serde::de::DeserializeOwned;
 
@@ -443,15 +443,14 @@ impl IgvfClient {
         if endpoint.takes_limit() {
             query.push(("limit", &limit_text));
         }
-        match self
+        let answer = self
             .http
             .get_json::<OneOrMany<T>>(&request.path(), &query)
-            .await
-        {
-            Ok(rows) => Ok(rows.0),
-            Err(e) if e.upstream_status() == Some(404) && is_trpc_not_found(&e) => Ok(Vec::new()),
-            Err(e) if e.upstream_status() == Some(400) => Err(map_bad_request(e, request)),
-            Err(e) => Err(e),
+            .await;
+        match read(answer)? {
+            Reply::Found(rows) => Ok(rows.0),
+            Reply::Missing => Ok(Vec::new()),
+            Reply::Refused(refusal) => Err(refusal.into_error(request)),
         }
     }
 
@@ -504,18 +503,30 @@ impl IgvfClient {
             .iter()
             .map(|(k, v)| (*k, v.as_str()))
             .collect();
-        match self.http.get_json::<T>(&request.path(), &query).await {
-            Ok(value) => Ok(Some(value)),
-            Err(e) if e.upstream_status() == Some(404) && is_trpc_not_found(&e) => Ok(None),
-            Err(e) if e.upstream_status() == Some(400) => Err(map_bad_request(e, request)),
-            Err(e) => Err(e),
+        match read(self.http.get_json::<T>(&request.path(), &query).await)? {
+            Reply::Found(value) => Ok(Some(value)),
+            Reply::Missing => Ok(None),
+            Reply::Refused(refusal) => Err(refusal.into_error(request)),
         }
     }
 }
 
-/// Whether a 404's body is trpc-openapi's own "no such record" answer,
-/// `{"message": "...", "code": "NOT_FOUND"}`, rather than a page from something that is
-/// not the catalog's API.
+/// One answer of the catalog in the words of its meaning: trpc-openapi's own "no such
+/// record" 404 (`{"message": "...", "code": "NOT_FOUND"}`, given by by-ID lookups) is
+/// [`Reply::Missing`]; a 400 is [`Reply::Refused`], the catalog's reason read into a
+/// [`Refusal`]. Any other failure stays one: a 404 that is not trpc's (a wrong base URL,
+/// a proxy's page) is an upstream error, not a miss.
+pub(crate) fn read<T>(answer: Result<T, ApiError>) -> Result<Reply<T, Refusal>, ApiError> {
+    match answer {
+        Ok(found) => Ok(Reply::Found(found)),
+        Err(e) if e.upstream_status() == Some(404) && is_trpc_not_found(&e) => Ok(Reply::Missing),
+        Err(e) if e.upstream_status() == Some(400) => Ok(Reply::Refused(Refusal::read(e))),
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether a 404's body is trpc-openapi's own "no such record" answer rather than a
+/// page from something that is not the catalog's API.
 fn is_trpc_not_found(error: &ApiError) -> bool {
     #[derive(serde::Deserialize)]
     struct TrpcError {
@@ -528,67 +539,91 @@ fn is_trpc_not_found(error: &ApiError) -> bool {
         .is_some_and(|b| b.code == "NOT_FOUND")
 }
 
-/// Turn the upstream's 400 into `INVALID_INPUT` where the cause is a value the caller
-/// sent (an enum value, a region, a number), naming the accepted values from the
-/// embedded spec and echoing the caller's own text. A 400 about a parameter the caller
-/// did not supply is this server's fault and stays an upstream error.
-fn map_bad_request(error: ApiError, request: &Request) -> ApiError {
-    let Some(body) = error.upstream_body() else {
-        return error;
-    };
-    let parsed: Option<BadRequest> = serde_json::from_str(body).ok();
-    let message = parsed
-        .as_ref()
-        .map(|b| b.message.clone())
-        .unwrap_or_else(|| body.to_owned());
-    if let Some(issue) = parsed
-        .as_ref()
-        .and_then(|b| b.issues.iter().find(|i| i.code == "invalid_enum_value"))
-    {
-        let param = issue.path.first().cloned().unwrap_or_default();
-        let Some(raw) = request.caller_input(&param) else {
-            return error;
-        };
-        let received = issue.received.clone().unwrap_or_default();
-        let from_spec = spec().values(request.endpoint.path(), &param);
-        let accepted = if from_spec.is_empty() {
-            issue.options.clone()
-        } else {
-            from_spec.to_vec()
-        };
-        return ApiError::invalid_input(
-            format!(
-                "IGVF Catalog does not accept '{received}' for '{param}' on /{}.",
-                request.endpoint.path()
-            ),
-            format!("Accepted values: {}.", quoted(&accepted)),
-            raw,
-        );
+/// The catalog's refusal of a request (its 400), read: its words, the zod issues it
+/// lists, and the failure as received (given back when the refusal is about nothing the
+/// caller sent, which makes it this server's fault).
+#[derive(Debug, Clone)]
+pub(crate) struct Refusal {
+    /// The catalog's words: the body's `message`, or the body itself when it is not
+    /// trpc's JSON.
+    pub words: String,
+    /// The body, when it is trpc's `{"message", "issues"}`.
+    body: Option<BadRequest>,
+    /// The 400 as received.
+    failure: ApiError,
+}
+
+impl Refusal {
+    fn read(failure: ApiError) -> Self {
+        let text = failure.upstream_body().unwrap_or_default();
+        let body: Option<BadRequest> = serde_json::from_str(text).ok();
+        let words = body
+            .as_ref()
+            .map(|b| b.message.clone())
+            .unwrap_or_else(|| text.to_owned());
+        Self {
+            words,
+            body,
+            failure,
+        }
     }
-    if (message.contains("Region") || message.contains("region"))
-        && let Some(raw) = request.caller_input("region")
-    {
-        return ApiError::invalid_input(
-            format!("IGVF Catalog rejected the region: {message}"),
-            "Write the region as chromosome:start-end, 1-based and inclusive, e.g. \
-             'chr17:41000001-41010000'; variant region queries are limited to 10 kb.",
-            raw,
-        );
+
+    /// The refusal as the caller should see it: `INVALID_INPUT` where the cause is a
+    /// value the caller sent (an enum value, a region, a number), naming the accepted
+    /// values from the embedded spec and echoing the caller's own text; otherwise the
+    /// upstream error as received.
+    pub(crate) fn into_error(self, request: &Request) -> ApiError {
+        let message = &self.words;
+        if let Some(issue) = self
+            .body
+            .as_ref()
+            .and_then(|b| b.issues.iter().find(|i| i.code == "invalid_enum_value"))
+        {
+            let param = issue.path.first().cloned().unwrap_or_default();
+            let Some(raw) = request.caller_input(&param) else {
+                return self.failure;
+            };
+            let received = issue.received.clone().unwrap_or_default();
+            let from_spec = spec().values(request.endpoint.path(), &param);
+            let accepted = if from_spec.is_empty() {
+                issue.options.clone()
+            } else {
+                from_spec.to_vec()
+            };
+            return ApiError::invalid_input(
+                format!(
+                    "IGVF Catalog does not accept '{received}' for '{param}' on /{}.",
+                    request.endpoint.path()
+                ),
+                format!("Accepted values: {}.", quoted(&accepted)),
+                raw,
+            );
+        }
+        if (message.contains("Region") || message.contains("region"))
+            && let Some(raw) = request.caller_input("region")
+        {
+            return ApiError::invalid_input(
+                format!("IGVF Catalog rejected the region: {message}"),
+                "Write the region as chromosome:start-end, 1-based and inclusive, e.g. \
+                 'chr17:41000001-41010000'; variant region queries are limited to 10 kb.",
+                raw,
+            );
+        }
+        // "<field> must be a valid number. Received: ..." names the parameter first.
+        if message.contains("must be a valid number")
+            && let Some(raw) = message
+                .split_whitespace()
+                .next()
+                .and_then(|field| request.caller_input(field))
+        {
+            return ApiError::invalid_input(
+                format!("IGVF Catalog rejected a numeric filter: {message}"),
+                "Give thresholds as plain numbers, e.g. p_value 5e-8 or r2_threshold 0.8.",
+                raw,
+            );
+        }
+        self.failure
     }
-    // "<field> must be a valid number. Received: ..." names the parameter first.
-    if message.contains("must be a valid number")
-        && let Some(raw) = message
-            .split_whitespace()
-            .next()
-            .and_then(|field| request.caller_input(field))
-    {
-        return ApiError::invalid_input(
-            format!("IGVF Catalog rejected a numeric filter: {message}"),
-            "Give thresholds as plain numbers, e.g. p_value 5e-8 or r2_threshold 0.8.",
-            raw,
-        );
-    }
-    error
 }
 
 /// `'a', 'b', 'c'`.
@@ -603,6 +638,98 @@ pub(crate) fn quoted(values: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lifesciences_core::{ErrorCode, UpstreamFailure};
+
+    /// A failed request as the HTTP client reports it: the status and the body sent.
+    fn failure(status: u16, body: &str) -> ApiError {
+        ApiError::from_failure(
+            "IGVF Catalog",
+            UpstreamFailure::Status {
+                status,
+                body: body.to_owned(),
+                retry_after: None,
+            },
+            1,
+        )
+    }
+
+    #[test]
+    fn an_answer_is_found_and_trpc_s_not_found_404_is_a_missing_record() {
+        assert!(matches!(read(Ok(7u8)), Ok(Reply::Found(7))));
+        // tRPC's error format for a by-ID miss (constructed after that format, which
+        // docs/sources/igvf.md describes under Errors: not seen live).
+        let body = r#"{"message": "Record ENSG00000099999 not found.", "code": "NOT_FOUND"}"#;
+        assert!(matches!(
+            read::<u8>(Err(failure(404, body))),
+            Ok(Reply::Missing)
+        ));
+    }
+
+    #[test]
+    fn a_404_that_is_not_trpc_s_stays_a_failure() {
+        // A proxy's page, and JSON with another code: not "no such record".
+        for body in [
+            "<html><body>404 Not Found</body></html>",
+            r#"{"message": "No route", "code": "METHOD_NOT_SUPPORTED"}"#,
+            "",
+        ] {
+            let e = read::<u8>(Err(failure(404, body))).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::UpstreamError, "{body}");
+            assert_eq!(e.upstream_status(), Some(404));
+        }
+        // Nor is a 500 a refusal.
+        let e = read::<u8>(Err(failure(500, "down"))).unwrap_err();
+        assert_eq!(e.upstream_status(), Some(500));
+    }
+
+    #[test]
+    fn a_400_is_a_refusal_in_the_catalog_s_words() {
+        // A handler check, recorded: not about anything the caller sent, so it is given
+        // back as the upstream error it was.
+        let body = include_str!("../tests/fixtures/variants_variant-ld__r2_only.400.json");
+        let Ok(Reply::Refused(refusal)) = read::<u8>(Err(failure(400, body))) else {
+            panic!("a 400 is a refusal");
+        };
+        assert_eq!(
+            refusal.words,
+            "At least one variant property must be defined."
+        );
+        let request = Request::new(Endpoint::VariantLd).param("r2", "gte:0.8");
+        let e = refusal.into_error(&request);
+        assert_eq!(e.code(), ErrorCode::UpstreamError);
+        assert_eq!(e.upstream_status(), Some(400));
+        // A body that is not tRPC's JSON is the reason as it stands.
+        let Ok(Reply::Refused(refusal)) = read::<u8>(Err(failure(400, " Bad Request \n"))) else {
+            panic!("a 400 is a refusal");
+        };
+        assert_eq!(refusal.words, " Bad Request \n");
+    }
+
+    #[test]
+    fn a_refused_value_the_caller_sent_is_invalid_input_echoing_it() {
+        // zod's invalid_enum_value, recorded for /genes/diseases?source=Clingen.
+        let body = include_str!("../tests/fixtures/genes_diseases__bad_enum.400.json");
+        let Ok(Reply::Refused(refusal)) = read::<u8>(Err(failure(400, body))) else {
+            panic!("a 400 is a refusal");
+        };
+        assert_eq!(refusal.words, "Input validation failed");
+        let request = Request::new(Endpoint::GenesDiseases)
+            .param("source", "Clingen")
+            .input("source", "clingen ");
+        let e = refusal.clone().into_error(&request).to_envelope().error;
+        assert_eq!(e.code, ErrorCode::InvalidInput);
+        assert!(
+            e.message
+                .contains("'Clingen' for 'source' on /genes/diseases"),
+            "{}",
+            e.message
+        );
+        assert!(e.recovery_hint.contains("'ClinGen'"), "{}", e.recovery_hint);
+        assert_eq!(e.invalid_input.as_deref(), Some("clingen "));
+        // The same refusal of a value the caller did not send is this server's fault.
+        let ours = Request::new(Endpoint::GenesDiseases).param("source", "Clingen");
+        assert_eq!(refusal.into_error(&ours).code(), ErrorCode::UpstreamError);
+    }
 
     #[test]
     fn every_parameter_this_client_can_send_exists_in_the_spec() {

@@ -140,6 +140,26 @@ pub(crate) fn request_for(id: &Identifier) -> Request {
     }
 }
 
+/// What the catalog holds for an identifier: the records that carry it, or none. A
+/// failure to ask stays an `Err` beside it.
+#[derive(Debug)]
+pub(crate) enum Lookup {
+    Found(Box<Found>),
+    /// No record carries the identifier: the answer to give the caller
+    /// (`ENTITY_NOT_FOUND`, naming what the catalog offered instead).
+    Missing(ApiError),
+}
+
+impl Lookup {
+    /// The records, or the not-found answer as the error.
+    pub(crate) fn into_result(self) -> Result<Found, ApiError> {
+        match self {
+            Self::Found(found) => Ok(*found),
+            Self::Missing(not_found) => Err(not_found),
+        }
+    }
+}
+
 /// Look `id` up with one upstream request. `raw` is what the caller sent, echoed as
 /// `invalid_input` on a miss.
 pub(crate) async fn lookup(
@@ -147,15 +167,29 @@ pub(crate) async fn lookup(
     id: &Identifier,
     raw: &str,
 ) -> Result<Found, ApiError> {
-    lookup_rows(client, id, raw, LOOKUP_ROWS).await
+    find(client, id, raw, LOOKUP_ROWS).await?.into_result()
 }
 
-async fn lookup_rows(
+/// For an entity taken as given that no data set answered: the not-found answer when the
+/// catalog has no such entity. `None` when it has, or when the check itself failed (the
+/// empty answer then stands; the failure is logged).
+pub(crate) async fn missing(client: &IgvfClient, id: &Identifier, raw: &str) -> Option<ApiError> {
+    match find(client, id, raw, LOOKUP_ROWS).await {
+        Ok(Lookup::Missing(not_found)) => Some(not_found),
+        Ok(Lookup::Found(_)) => None,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not check that the entity exists");
+            None
+        }
+    }
+}
+
+async fn find(
     client: &IgvfClient,
     id: &Identifier,
     raw: &str,
     want: u32,
-) -> Result<Found, ApiError> {
+) -> Result<Lookup, ApiError> {
     let request = request_for(id);
     let records: Vec<Record> = match request.endpoint() {
         Endpoint::Genes => rows(client, &request, want, Record::Gene).await?,
@@ -167,7 +201,7 @@ async fn lookup_rows(
         Endpoint::Complexes => rows(client, &request, want, Record::Complex).await?,
         _ => rows(client, &request, want, Record::Pathway).await?,
     };
-    select(id, records, raw)
+    Ok(pick(id, records, raw))
 }
 
 /// The Ensembl protein IDs of the gene with symbol `symbol`: every `/proteins` record
@@ -179,14 +213,13 @@ pub(crate) async fn gene_proteins(
 ) -> Result<Vec<String>, ApiError> {
     let id = Identifier::ProteinSymbol(symbol.to_owned());
     let cap = Endpoint::Proteins.page_cap();
-    match lookup_rows(client, &id, symbol, cap).await {
-        Ok(found) => Ok(std::iter::once(&found.best)
+    Ok(match find(client, &id, symbol, cap).await? {
+        Lookup::Found(found) => std::iter::once(&found.best)
             .chain(found.others.iter())
             .map(Record::id)
-            .collect()),
-        Err(e) if e.code() == lifesciences_core::ErrorCode::EntityNotFound => Ok(Vec::new()),
-        Err(e) => Err(e),
-    }
+            .collect(),
+        Lookup::Missing(_) => Vec::new(),
+    })
 }
 
 async fn rows<T, F>(
@@ -205,7 +238,13 @@ where
 
 /// Keep the records that carry `id`; pick the best; explain a miss (echoing `raw`, what
 /// the caller sent).
+#[cfg(test)]
 pub(crate) fn select(id: &Identifier, records: Vec<Record>, raw: &str) -> Result<Found, ApiError> {
+    pick(id, records, raw).into_result()
+}
+
+/// [`select`] as a [`Lookup`].
+fn pick(id: &Identifier, records: Vec<Record>, raw: &str) -> Lookup {
     let total = records.len();
     let (mut exact, rest): (Vec<Record>, Vec<Record>) =
         records.into_iter().partition(|r| matches_exactly(id, r));
@@ -228,7 +267,7 @@ pub(crate) fn select(id: &Identifier, records: Vec<Record>, raw: &str) -> Result
                 "IGVF Catalog returned records that do not carry the identifier; not using them"
             );
         }
-        return Err(not_found(id, &rest, raw));
+        return Lookup::Missing(not_found(id, &rest, raw));
     }
     // Prefer the MANE Select protein among isoforms of one gene.
     exact.sort_by_key(|r| match r {
@@ -236,11 +275,11 @@ pub(crate) fn select(id: &Identifier, records: Vec<Record>, raw: &str) -> Result
         _ => 0,
     });
     let best = exact.remove(0);
-    Ok(Found {
+    Lookup::Found(Box::new(Found {
         best,
         others: exact,
         matched_via,
-    })
+    }))
 }
 
 fn eq(a: &str, b: &str) -> bool {
@@ -345,6 +384,27 @@ mod tests {
         Record::Gene(
             serde_json::from_value(json!({"_id": id, "name": name, "synonyms": synonyms})).unwrap(),
         )
+    }
+
+    #[test]
+    fn a_look_up_says_found_or_missing_and_missing_carries_the_answer_to_give() {
+        let id = detect("BRCA1", None).unwrap();
+        let Lookup::Found(found) = pick(&id, vec![gene("ENSG00000012048", "BRCA1", &[])], "BRCA1")
+        else {
+            panic!("the gene carries the symbol");
+        };
+        assert_eq!(found.best.id(), "ENSG00000012048");
+        // No row, and only unrelated rows: both missing, not a failure.
+        for rows in [Vec::new(), vec![gene("ENSG00000000003", "TSPAN6", &[])]] {
+            let Lookup::Missing(answer) = pick(&id, rows, "BRCA1") else {
+                panic!("no record carries the symbol");
+            };
+            assert_eq!(answer.code(), ErrorCode::EntityNotFound);
+            assert_eq!(
+                answer.to_envelope().error.invalid_input.as_deref(),
+                Some("BRCA1")
+            );
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::associations::{
 };
 use crate::client::{Endpoint, IgvfClient, Request, quoted};
 use crate::ids::{EntityKind, Hint, Identifier, Organism, detect};
-use crate::lookup::{Record, gene_proteins, lookup};
+use crate::lookup::{Record, gene_proteins, lookup, missing};
 use crate::models::Edge;
 use crate::server::IgvfServer;
 use crate::terms::{self, CoveredTerms};
@@ -661,12 +661,9 @@ impl IgvfServer {
             && failed.is_empty()
             && !subject.verified
             && outcomes.iter().all(|o| o.scanned == 0)
+            && let Some(not_found) = missing(client, &id, &args.entity_id).await
         {
-            match lookup(client, &id, &args.entity_id).await {
-                Err(e) if e.code() == ErrorCode::EntityNotFound => return Err(e),
-                Err(e) => tracing::warn!(error = %e, "could not check that the entity exists"),
-                Ok(_) => {}
-            }
+            return Err(not_found);
         }
         let mut notes: Vec<String> = expansion_note.into_iter().collect();
         if no_proteins {

@@ -2,14 +2,14 @@
 //! and ancestry.
 
 use lifesciences_core::schemars::{self, JsonSchema};
-use lifesciences_core::{ApiError, ErrorCode, Parameters, in_range, lenient};
+use lifesciences_core::{ApiError, Parameters, in_range, lenient};
 use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::associations::Subject;
 use crate::client::{Endpoint, Request, quoted};
 use crate::ids::{EntityKind, Hint, Identifier, detect};
-use crate::lookup::lookup;
+use crate::lookup::missing;
 use crate::models::LdEdge;
 use crate::region::one_based;
 use crate::server::IgvfServer;
@@ -258,13 +258,11 @@ impl IgvfServer {
             fetched = client.fetch::<LdEdge>(&request, cap).await?;
         }
         let scanned = fetched.items.len();
-        if scanned == 0 {
-            // Nothing in LD, or no such variant: tell them apart with one lookup.
-            match lookup(client, &id, &args.variant_id).await {
-                Err(e) if e.code() == ErrorCode::EntityNotFound => return Err(e),
-                Err(e) => tracing::warn!(error = %e, "could not check that the variant exists"),
-                Ok(_) => {}
-            }
+        // Nothing in LD, or no such variant: tell them apart with one lookup.
+        if scanned == 0
+            && let Some(not_found) = missing(client, &id, &args.variant_id).await
+        {
+            return Err(not_found);
         }
         let source = fetched
             .items

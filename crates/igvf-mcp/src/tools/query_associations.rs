@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::associations::{Association, DATASETS, Dataset, Relationship, Subject};
 use crate::client::{Endpoint, Request};
 use crate::ids::{EntityKind, Hint};
-use crate::lookup::lookup;
+use crate::lookup::missing;
 use crate::server::IgvfServer;
 use crate::tools::find_associations::{DatasetReport, QueriedEntity};
 use filters::{Filters, text, with_filters};
@@ -259,14 +259,9 @@ impl IgvfServer {
         if gathered.scanned == 0
             && gathered.failed == 0
             && let Some((id, raw)) = &plan.unverified
+            && let Some(not_found) = missing(client, id, raw).await
         {
-            match lookup(client, id, raw).await {
-                Err(e) if e.code() == lifesciences_core::ErrorCode::EntityNotFound => {
-                    return Err(e);
-                }
-                Err(e) => tracing::warn!(error = %e, "could not check that the entity exists"),
-                Ok(_) => {}
-            }
+            return Err(not_found);
         }
         let sort = args.sort_by.or(kind.default_sort());
         let ranked = rank::rank(
