@@ -173,15 +173,13 @@ impl ChemblClient {
     /// `GET /chembl_id_lookup/{CHEMBLn}.json`: which kind of ChEMBL entity an identifier
     /// names (compound, target, assay, document…), or `None` for the 404 of an
     /// identifier ChEMBL does not know at all.
-    pub(crate) async fn id_lookup(
-        &self,
-        id: &ChemblId,
-    ) -> Result<Option<ChemblIdLookup>, ApiError> {
+    pub(crate) async fn id_lookup(&self, id: &ChemblId) -> Result<Option<IdEntry>, ApiError> {
         let path = format!(
             "chembl_id_lookup/{}.json",
             encode_path_segment(&id.upstream())?
         );
-        unless_missing(self.http.get_json(&path, &[]).await)
+        let entry = unless_missing(self.http.get_json::<ChemblIdLookup>(&path, &[]).await)?;
+        Ok(entry.map(IdEntry::read))
     }
 
     /// `GET /molecule.json?pref_name__iexact=`: molecules whose preferred name is exactly
@@ -511,6 +509,44 @@ fn only_requested<T>(
             key(record).is_some_and(|k| requested.iter().any(|r| r.eq_ignore_ascii_case(k)))
         })
         .collect()
+}
+
+/// What ChEMBL's ID lookup says an identifier names (fields `entity_type` and `status`,
+/// `resources/chembl_id.py` of ChEMBL's web-service code; docs/sources/chembl.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum IdEntry {
+    /// A compound whose record ChEMBL serves: status `ACTIVE` (the only value
+    /// documented), or none given.
+    Compound,
+    /// A compound whose record is not served (withdrawn or merged), with ChEMBL's status.
+    RetiredCompound {
+        /// ChEMBL's `status`, trimmed, e.g. `OBS`.
+        status: String,
+    },
+    /// Another kind of entity, with ChEMBL's `entity_type`, trimmed (`TARGET`, `ASSAY`,
+    /// `DOCUMENT`, `CELL`…).
+    Other {
+        /// ChEMBL's `entity_type`.
+        entity_type: String,
+    },
+    /// The lookup names no entity type.
+    Untyped,
+}
+
+impl IdEntry {
+    fn read(entry: ChemblIdLookup) -> Self {
+        let trimmed = |s: Option<String>| s.map(|s| s.trim().to_owned()).unwrap_or_default();
+        let (kind, status) = (trimmed(entry.entity_type), trimmed(entry.status));
+        if kind.is_empty() {
+            Self::Untyped
+        } else if !kind.eq_ignore_ascii_case("COMPOUND") {
+            Self::Other { entity_type: kind }
+        } else if status.is_empty() || status.eq_ignore_ascii_case("ACTIVE") {
+            Self::Compound
+        } else {
+            Self::RetiredCompound { status }
+        }
+    }
 }
 
 /// A detail record, or `None` for the 404 ChEMBL answers for an identifier it does not
@@ -904,5 +940,30 @@ mod tests {
             let e = page_or_refusal(answered(status, "")).unwrap_err();
             assert_eq!(e.upstream_status(), Some(status));
         }
+    }
+
+    #[test]
+    fn the_id_lookup_is_read_into_what_the_id_names() {
+        let read = |v: serde_json::Value| IdEntry::read(serde_json::from_value(v).unwrap());
+        // A target, as the lookup fixture has it (constructed from ChEMBL's field names).
+        let recorded = include_str!("../tests/fixtures/chembl_id_lookup__CHEMBL221.json");
+        assert_eq!(
+            read(serde_json::from_str(recorded).unwrap()),
+            IdEntry::Other {
+                entity_type: "TARGET".into()
+            }
+        );
+        let compound = |status: &str| read(json!({"entity_type": "COMPOUND", "status": status}));
+        assert_eq!(compound("ACTIVE"), IdEntry::Compound);
+        assert_eq!(compound(" active "), IdEntry::Compound);
+        assert_eq!(read(json!({"entity_type": "compound"})), IdEntry::Compound);
+        assert_eq!(
+            compound(" OBS "),
+            IdEntry::RetiredCompound {
+                status: "OBS".into()
+            }
+        );
+        assert_eq!(read(json!({"status": "ACTIVE"})), IdEntry::Untyped);
+        assert_eq!(read(json!({"entity_type": "  "})), IdEntry::Untyped);
     }
 }

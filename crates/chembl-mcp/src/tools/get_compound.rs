@@ -17,6 +17,7 @@ use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, Parameters, lenient};
 use serde::Deserialize;
 
+use crate::client::IdEntry;
 use crate::compound::{Compound, fetch_one};
 use crate::ids::ChemblId;
 use crate::server::ChemblServer;
@@ -55,16 +56,9 @@ pub(crate) async fn not_found(server: &ChemblServer, id: &ChemblId, raw: &str) -
             return plain();
         }
     };
-    let kind = entry.entity_type.as_deref().map(str::trim).unwrap_or("");
-    let status = entry.status.as_deref().map(str::trim).unwrap_or("");
-    if kind.is_empty() {
-        return plain();
-    }
-    if kind.eq_ignore_ascii_case("COMPOUND") {
-        if status.is_empty() || status.eq_ignore_ascii_case("ACTIVE") {
-            return plain();
-        }
-        return ApiError::not_found(
+    match entry {
+        IdEntry::Compound | IdEntry::Untyped => plain(),
+        IdEntry::RetiredCompound { status } => ApiError::not_found(
             format!(
                 "ChEMBL lists {id} as a compound, but its record is not available (status \
                  {status}): it may have been withdrawn or merged into another record."
@@ -72,14 +66,17 @@ pub(crate) async fn not_found(server: &ChemblServer, id: &ChemblId, raw: &str) -
             "Find the compound by name with chembl_search_compounds and use the id it \
              returns.",
             raw,
-        );
+        ),
+        IdEntry::Other { entity_type } => ApiError::not_found(
+            format!(
+                "{id} is a ChEMBL {}, not a compound.",
+                entity_kind(&entity_type)
+            ),
+            "chembl_get_compound looks up compounds only; find the compound by name with \
+             chembl_search_compounds and use the id it returns.",
+            raw,
+        ),
     }
-    ApiError::not_found(
-        format!("{id} is a ChEMBL {}, not a compound.", entity_kind(kind)),
-        "chembl_get_compound looks up compounds only; find the compound by name with \
-         chembl_search_compounds and use the id it returns.",
-        raw,
-    )
 }
 
 /// A ChEMBL `entity_type` (`COMPOUND`, `TARGET`, `CELL`…) in plain words.
