@@ -236,14 +236,14 @@ where
     Ok(fetched.items.into_iter().map(wrap).collect())
 }
 
-/// Keep the records that carry `id`; pick the best; explain a miss (echoing `raw`, what
-/// the caller sent).
+/// [`pick`] as a `Result`, the not-found answer as the error.
 #[cfg(test)]
 pub(crate) fn select(id: &Identifier, records: Vec<Record>, raw: &str) -> Result<Found, ApiError> {
     pick(id, records, raw).into_result()
 }
 
-/// [`select`] as a [`Lookup`].
+/// Keep the records that carry `id`; pick the best; explain a miss (echoing `raw`, what
+/// the caller sent).
 fn pick(id: &Identifier, records: Vec<Record>, raw: &str) -> Lookup {
     let total = records.len();
     let (mut exact, rest): (Vec<Record>, Vec<Record>) =

@@ -9,6 +9,10 @@
 //! (`catalog_wide`); a disease or trait anchor also covers the term's direct children
 //! (`crate::terms`), and stands for the term's genes on data sets that are queried by
 //! gene. The kinds are in `kind`; coding-variant scores are mapped in `scores`.
+//!
+//! The tool fn is the outline: the filters are checked (`filters`), the queries planned
+//! from the kind and the anchor (`plan`), sent in parallel and gathered (`run`), the
+//! rows ranked and cut (`rank`), and the answer shaped with its notes ([`answer`]).
 
 mod by_entity;
 mod catalog_wide;
