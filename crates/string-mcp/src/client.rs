@@ -273,6 +273,29 @@ fn read<T>(
     Ok(reply.map_refusal(|said| Refusal::read(status.unwrap_or(400), said)))
 }
 
+/// A picture STRING drew, or the news that it is larger than the caller takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Picture {
+    /// The picture, checked to be the format asked for.
+    Drawn(Bytes),
+    /// Larger than the cap it was asked with; refused without being read whole.
+    TooLarge,
+}
+
+impl Picture {
+    /// The HTTP client's answer: a body over the cap is its `TooLarge` failure.
+    fn read(answer: Result<Bytes, ApiError>) -> Result<Self, ApiError> {
+        match answer {
+            Ok(body) => Ok(Self::Drawn(body)),
+            Err(ApiError::Upstream {
+                failure: UpstreamFailure::TooLarge { .. },
+                ..
+            }) => Ok(Self::TooLarge),
+            Err(e) => Err(e),
+        }
+    }
+}
+
 /// STRING, as the tools use it.
 #[derive(Debug, Clone)]
 pub(crate) struct StringClient {
@@ -489,20 +512,22 @@ impl StringClient {
     }
 
     /// The picture of `request`, POSTed (any number of identifiers), checked to be the
-    /// format asked for; a body over `max_bytes` is `UpstreamFailure::TooLarge`.
+    /// format asked for; a body over `max_bytes` is [`Picture::TooLarge`], not read whole.
     pub(crate) async fn picture(
         &self,
         request: &ImageRequest<'_>,
         max_bytes: u64,
-    ) -> Result<Bytes, ApiError> {
+    ) -> Result<Picture, ApiError> {
         let (path, form) = request.form();
         let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let format = request.format;
-        self.http
+        let answer = self
+            .http
             .post_form_bytes(&path, &form, format.mime_type(), max_bytes, |body| {
                 format.check(body)
             })
-            .await
+            .await;
+        Picture::read(answer)
     }
 }
 
@@ -667,5 +692,18 @@ mod tests {
                 "{status} {body:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_picture_over_the_cap_is_too_large_and_other_failures_stay_failures() {
+        let body = Bytes::from_static(b"\x89PNG\r\n\x1a\n");
+        assert_eq!(
+            Picture::read(Ok(body.clone())).unwrap(),
+            Picture::Drawn(body)
+        );
+        let over = ApiError::from_failure("STRING", UpstreamFailure::TooLarge { limit: 1024 }, 1);
+        assert_eq!(Picture::read(Err(over)).unwrap(), Picture::TooLarge);
+        let e = Picture::read(answered(503, "").map(Bytes::from)).unwrap_err();
+        assert_eq!(e.upstream_status(), Some(503));
     }
 }

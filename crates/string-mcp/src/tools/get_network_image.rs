@@ -13,12 +13,12 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use lifesciences_core::rmcp::model::{CallToolResult, ContentBlock, ResourceContents};
 use lifesciences_core::schemars::{self, JsonSchema};
-use lifesciences_core::{ApiError, Parameters, UpstreamFailure, in_range, lenient};
+use lifesciences_core::{ApiError, Parameters, in_range, lenient};
 use rmcp::tool;
 use serde::Deserialize;
 
 use crate::category::parse_categories;
-use crate::client::{ImageFormat, ImageRequest, NetworkFlavor, NetworkType};
+use crate::client::{ImageFormat, ImageRequest, NetworkFlavor, NetworkType, Picture};
 use crate::ids::SpeciesArg;
 use crate::score::{RequiredScoreArg, required_score};
 use crate::server::StringServer;
@@ -161,15 +161,12 @@ impl StringServer {
             ));
             None
         };
-        let (picture, bytes) = match self.string.picture(&request, PICTURE_MAX_BYTES).await {
-            Ok(body) => {
+        let (picture, bytes) = match self.string.picture(&request, PICTURE_MAX_BYTES).await? {
+            Picture::Drawn(body) => {
                 let size = body.len() as u64;
                 (Some(content(&body, format, url.as_deref())), Some(size))
             }
-            Err(ApiError::Upstream {
-                failure: UpstreamFailure::TooLarge { .. },
-                ..
-            }) => {
+            Picture::TooLarge => {
                 notes.push(format!(
                     "The picture is over {} KiB, too large to embed{}.",
                     PICTURE_MAX_BYTES / 1024,
@@ -182,7 +179,6 @@ impl StringServer {
                 ));
                 (None, None)
             }
-            Err(e) => return Err(e),
         };
         if figure == Figure::Enrichment && picture.is_some() {
             notes.push(
