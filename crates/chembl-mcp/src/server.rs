@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use lifesciences_core::{ConfigError, Env, McpServer};
+use lifesciences_core::{ConfigError, Declared, Env, McpServer};
 
 use crate::client::{ChemblClient, UniChemClient};
 
@@ -31,15 +31,9 @@ impl McpServer for ChemblServer {
         })
     }
 
-    lifesciences_core::tools![
-        chembl_search_compounds,
-        chembl_get_compound,
-        chembl_get_compounds_batch,
-        chembl_get_drug_profile,
-        chembl_get_bioactivities,
-        chembl_search_targets,
-        chembl_get_target,
-    ];
+    fn tools() -> Vec<Declared<Self>> {
+        crate::tools::declared()
+    }
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use lifesciences_core::{ConfigError, Env, McpServer};
+use lifesciences_core::{ConfigError, Declared, Env, McpServer};
 
 use crate::client::{EbiSearchClient, EnsemblClient};
 
@@ -33,17 +33,9 @@ impl McpServer for EnsemblServer {
         })
     }
 
-    lifesciences_core::tools![
-        ensembl_search_genes,
-        ensembl_get_gene,
-        ensembl_get_transcript,
-        ensembl_predict_variant_effect,
-        ensembl_get_variant,
-        ensembl_get_sequence,
-        ensembl_get_homologs,
-        ensembl_query_region,
-        ensembl_map_coordinates,
-    ];
+    fn tools() -> Vec<Declared<Self>> {
+        crate::tools::declared()
+    }
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
 }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use lifesciences_core::{ConfigError, Env, McpServer, StaticResource};
+use lifesciences_core::{ConfigError, Declared, Env, McpServer, StaticResource};
 
 use crate::client::IgvfClient;
 
@@ -30,15 +30,9 @@ impl McpServer for IgvfServer {
         })
     }
 
-    lifesciences_core::tools![
-        igvf_get_entity,
-        igvf_search_region,
-        igvf_find_associations,
-        igvf_query_associations,
-        igvf_find_ld,
-        igvf_resolve_id,
-        igvf_list_sources,
-    ];
+    fn tools() -> Vec<Declared<Self>> {
+        crate::tools::declared()
+    }
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use lifesciences_core::{ConfigError, Env, McpServer};
+use lifesciences_core::{ConfigError, Declared, Env, McpServer};
 
 use crate::client::StringClient;
 
@@ -42,16 +42,9 @@ impl McpServer for StringServer {
         })
     }
 
-    lifesciences_core::tools![
-        string_search_proteins,
-        string_get_interactions,
-        string_get_network,
-        string_get_enrichment,
-        string_get_functional_annotation,
-        string_get_homologs,
-        string_get_network_image as picture,
-        string_get_network_image_url,
-    ];
+    fn tools() -> Vec<Declared<Self>> {
+        crate::tools::declared()
+    }
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));
 }

@@ -1,9 +1,13 @@
-//! The tools, one per file; `server.rs` adds their routers together.
+//! The tools, one per file, each named once below, in the order tools are listed; that
+//! list is the server's tools.
 
-pub(crate) mod get_bioactivities;
-pub(crate) mod get_compound;
-pub(crate) mod get_compounds_batch;
-pub(crate) mod get_drug_profile;
-pub(crate) mod get_target;
-pub(crate) mod search_compounds;
-pub(crate) mod search_targets;
+lifesciences_core::tool_files! {
+    crate::server::ChemblServer, chembl:
+    search_compounds,
+    get_compound,
+    get_compounds_batch,
+    get_drug_profile,
+    get_bioactivities,
+    search_targets,
+    get_target,
+}

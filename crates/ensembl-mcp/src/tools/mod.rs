@@ -1,14 +1,19 @@
 //! The tools, one per file, and the small mappings they share.
+//! Each file is named once below, in the order tools are listed; that list is the
+//! server's tools.
 
-pub(crate) mod get_gene;
-pub(crate) mod get_homologs;
-pub(crate) mod get_sequence;
-pub(crate) mod get_transcript;
-pub(crate) mod get_variant;
-pub(crate) mod map_coordinates;
-pub(crate) mod predict_variant_effect;
-pub(crate) mod query_region;
-pub(crate) mod search_genes;
+lifesciences_core::tool_files! {
+    crate::server::EnsemblServer, ensembl:
+    search_genes,
+    get_gene,
+    get_transcript,
+    predict_variant_effect,
+    get_variant,
+    get_sequence,
+    get_homologs,
+    query_region,
+    map_coordinates,
+}
 
 use lifesciences_core::ApiError;
 

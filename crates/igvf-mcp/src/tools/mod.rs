@@ -1,12 +1,17 @@
 //! The tools, one per file, and the argument types they share.
+//! Each file is named once below, in the order tools are listed; that list is the
+//! server's tools.
 
-pub(crate) mod find_associations;
-pub(crate) mod find_ld;
-pub(crate) mod get_entity;
-pub(crate) mod list_sources;
-pub(crate) mod query_associations;
-pub(crate) mod resolve_id;
-pub(crate) mod search_region;
+lifesciences_core::tool_files! {
+    crate::server::IgvfServer, igvf:
+    get_entity,
+    search_region,
+    find_associations,
+    query_associations,
+    find_ld,
+    resolve_id,
+    list_sources,
+}
 
 use std::borrow::Cow;
 

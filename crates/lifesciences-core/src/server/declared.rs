@@ -133,6 +133,37 @@ macro_rules! tools {
     };
 }
 
+/// A crate's `src/tools/` folder, one tool per file, each file named once: in
+/// `src/tools/mod.rs`, the modules and `declared()`, every tool in the order given. The
+/// tool of `tools/<file>.rs` is the `#[tool]` fn `<prefix>_<file>` of `Server`; a tool
+/// whose answer is a picture is marked `as picture`. The server's `tools()` is then
+/// `crate::tools::declared()`: adding a tool is its file and its line here.
+///
+/// ```ignore
+/// lifesciences_core::tool_files! {
+///     StringServer, string:
+///     search_proteins,
+///     get_network_image as picture,
+/// }
+/// ```
+#[macro_export]
+macro_rules! tool_files {
+    ($server:ty, $prefix:ident: $($file:ident $(as $kind:ident)?),+ $(,)?) => {
+        $(pub(crate) mod $file;)+
+
+        /// Every tool of this crate, one per file of this folder, in the order listed.
+        pub(crate) fn declared() -> ::std::vec::Vec<$crate::server::Declared<$server>> {
+            ::std::vec![$(
+                $crate::__pastey::paste!($crate::server::Declared::new(
+                    ::std::concat!(::std::stringify!($prefix), "_", ::std::stringify!($file)),
+                    <$server>::[<$prefix _ $file _tool_attr>],
+                    <$server>::[<$prefix _ $file>],
+                ))$(.$kind())?
+            ),+]
+        }
+    };
+}
+
 /// The [`Declared`] tools of `Self` named, as a list: what [`tools!`](crate::tools)
 /// declares, for a server that adds others' tools to its own (a gateway).
 #[macro_export]

@@ -18,6 +18,27 @@ fn ids_of(mapping: &Value, namespace: &str) -> Vec<String> {
         .collect()
 }
 
+/// Every tool a mapping names, in its path or as an equivalent's next tool, is one the
+/// gateway serves: an agent can call it.
+async fn assert_names_served(client: &lifesciences_core::testing::McpTestClient, out: &Value) {
+    let served = client.tool_names().await;
+    for m in out["results"].as_array().unwrap() {
+        let path = m["path"].as_array().unwrap().iter();
+        let next = m["equivalents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|e| e.get("next_tool"));
+        for name in path.chain(next) {
+            let name = name.as_str().unwrap();
+            assert!(
+                name.starts_with("UniChem") || served.iter().any(|s| s == name),
+                "{name} is not a served tool: {m:#}"
+            );
+        }
+    }
+}
+
 /// TP53's Ensembl record and STRING name (recorded), and a ChEMBL answer with no target
 /// for P04637 (constructed: ChEMBL's empty page).
 pub(crate) async fn mount_tp53(upstream: &MockServer) {
@@ -90,6 +111,7 @@ async fn an_ensembl_gene_maps_to_every_gene_namespace_and_says_what_it_could_not
     );
     assert_eq!(out["mapped"], 1);
     assert_eq!(out["failed"], 0);
+    assert_names_served(&client, &out).await;
     client.close().await;
 }
 
@@ -110,6 +132,7 @@ async fn a_variant_maps_through_the_catalog() {
     assert_eq!(ids_of(m, "spdi"), ["NC_000017.11:43057062:GGG:GGGG"]);
     assert_eq!(ids_of(m, "hgvs"), ["NC_000017.11:g.43057065dup"]);
     assert_eq!(m["path"], json!(["igvf_resolve_id"]));
+    assert_names_served(&client, &out).await;
     client.close().await;
 }
 
@@ -178,6 +201,7 @@ async fn an_inchikey_maps_to_its_compound_pubchem_and_target_proteins() {
         m["path"],
         json!(["chembl_search_compounds", "chembl_get_compound"])
     );
+    assert_names_served(&client, &out).await;
     client.close().await;
 }
 
@@ -205,6 +229,7 @@ async fn a_pubchem_cid_maps_through_unichem_to_its_chembl_compound() {
         m["path"],
         json!(["UniChem (PubChem → ChEMBL)", "chembl_get_compound"])
     );
+    assert_names_served(&client, &out).await;
     client.close().await;
 }
 
@@ -433,6 +458,7 @@ async fn a_chembl_id_that_is_no_compound_is_read_as_a_target() {
     assert_eq!(ids_of(m, "uniprot"), ["P00533"]);
     assert_eq!(ids_of(m, "symbol"), ["EGFR"]);
     assert_eq!(m["path"], json!(["chembl_get_target"]));
+    assert_names_served(&client, &out).await;
     client.close().await;
 }
 

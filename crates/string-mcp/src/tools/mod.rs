@@ -1,11 +1,15 @@
 //! The tools, one per file: arguments, the `#[tool]` fn, the mapping from STRING's rows to
-//! the output types, and unit tests. `server.rs` adds their routers together.
+//! the output types, and unit tests. Each file is named once below, in the order tools
+//! are listed; that list is the server's tools.
 
-pub(crate) mod get_enrichment;
-pub(crate) mod get_functional_annotation;
-pub(crate) mod get_homologs;
-pub(crate) mod get_interactions;
-pub(crate) mod get_network;
-pub(crate) mod get_network_image;
-pub(crate) mod get_network_image_url;
-pub(crate) mod search_proteins;
+lifesciences_core::tool_files! {
+    crate::server::StringServer, string:
+    search_proteins,
+    get_interactions,
+    get_network,
+    get_enrichment,
+    get_functional_annotation,
+    get_homologs,
+    get_network_image as picture,
+    get_network_image_url,
+}
