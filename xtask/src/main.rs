@@ -44,6 +44,7 @@ mod igvf_openapi;
 mod live;
 mod servers;
 mod sessions;
+mod shape;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
