@@ -333,3 +333,107 @@ mod panicking {
         client.close().await;
     }
 }
+
+/// One tool calling another by name (`call_tool`), as the gateway's crossing tool does.
+mod by_name {
+    use lifesciences_core::rmcp::service::RequestContext;
+    use lifesciences_core::rmcp::{Json, RoleServer, tool};
+    use lifesciences_core::schemars::{self, JsonSchema};
+    use lifesciences_core::testing::McpTestClient;
+    use lifesciences_core::{ApiError, ConfigError, Env, ErrorCode, McpServer, Parameters};
+    use serde::{Deserialize, Serialize};
+    use serde_json::json;
+
+    #[derive(Clone)]
+    struct Relay;
+
+    /// A number.
+    #[derive(Debug, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct Number {
+        /// The number; 0 is not found.
+        n: u32,
+    }
+
+    /// Which tool to call, and with what.
+    #[derive(Debug, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct Ask {
+        /// The tool's name.
+        tool: String,
+        /// Its argument `n`.
+        n: u32,
+    }
+
+    impl Relay {
+        /// Echo a number. Example: `{"n": 2}`.
+        #[tool(title = "Echo")]
+        async fn relay_echo(
+            &self,
+            Parameters(args): Parameters<Number>,
+        ) -> Result<Json<Number>, ApiError> {
+            let args = args?;
+            if args.n == 0 {
+                return Err(ApiError::not_found(
+                    "Relay has no number 0.",
+                    "Give a number from 1.",
+                    "0",
+                ));
+            }
+            Ok(Json(args))
+        }
+
+        /// Ask a tool by name and double its answer. Example: `{"tool": "relay_echo", "n": 2}`.
+        #[tool(title = "Double")]
+        async fn relay_double(
+            &self,
+            Parameters(args): Parameters<Ask>,
+            context: RequestContext<RoleServer>,
+        ) -> Result<Json<Number>, ApiError> {
+            let args = args?;
+            let answer: Number =
+                lifesciences_core::call_tool(self, &context, &args.tool, &json!({"n": args.n}))
+                    .await?;
+            Ok(Json(Number { n: answer.n * 2 }))
+        }
+    }
+
+    impl McpServer for Relay {
+        const NAME: &'static str = "relay";
+        const TITLE: &'static str = "Relay";
+        const VERSION: &'static str = "0";
+        const INSTRUCTIONS: &'static str = "Relays.";
+        fn from_env(_env: &Env) -> Result<Self, ConfigError> {
+            Ok(Self)
+        }
+        lifesciences_core::tools![relay_echo, relay_double];
+    }
+
+    #[tokio::test]
+    async fn a_tool_called_by_name_answers_typed_and_its_error_comes_back_unchanged() {
+        let client = McpTestClient::connect(Relay).await;
+        let out = client
+            .call_ok("relay_double", json!({"tool": "relay_echo", "n": 21}))
+            .await;
+        assert_eq!(out, json!({"n": 42}));
+
+        // The called tool's own error, as it answered it: code, message, hint, input.
+        let relayed = client
+            .call_err("relay_double", json!({"tool": "relay_echo", "n": 0}))
+            .await;
+        let direct = client.call_err("relay_echo", json!({"n": 0})).await;
+        assert_eq!(relayed, direct);
+        assert_eq!(relayed.code, ErrorCode::EntityNotFound);
+
+        // A name no tool has is the caller's fault, said as such, naming the tool.
+        let unknown = client
+            .call_err("relay_double", json!({"tool": "relay_nope", "n": 1}))
+            .await;
+        assert_eq!(unknown.code, ErrorCode::UpstreamError);
+        assert!(
+            unknown.message.contains("relay_nope") && unknown.message.contains("no tool"),
+            "{unknown:?}"
+        );
+        client.close().await;
+    }
+}
