@@ -32,7 +32,7 @@ impl McpServer for ChemblServer {
     }
 
     fn tools() -> Vec<Declared<Self>> {
-        crate::tools::declared()
+        Self::declared()
     }
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));

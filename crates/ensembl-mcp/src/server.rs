@@ -34,7 +34,7 @@ impl McpServer for EnsemblServer {
     }
 
     fn tools() -> Vec<Declared<Self>> {
-        crate::tools::declared()
+        Self::declared()
     }
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));

@@ -31,7 +31,7 @@ impl McpServer for IgvfServer {
     }
 
     fn tools() -> Vec<Declared<Self>> {
-        crate::tools::declared()
+        Self::declared()
     }
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));

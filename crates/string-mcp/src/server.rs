@@ -43,7 +43,7 @@ impl McpServer for StringServer {
     }
 
     fn tools() -> Vec<Declared<Self>> {
-        crate::tools::declared()
+        Self::declared()
     }
 
     const DEFINITIONS: Option<&'static str> = Some(include_str!("tools.json"));

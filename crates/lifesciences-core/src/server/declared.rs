@@ -134,10 +134,10 @@ macro_rules! tools {
 }
 
 /// A crate's `src/tools/` folder, one tool per file, each file named once: in
-/// `src/tools/mod.rs`, the modules and `declared()`, every tool in the order given. The
-/// tool of `tools/<file>.rs` is the `#[tool]` fn `<prefix>_<file>` of `Server`; a tool
-/// whose answer is a picture is marked `as picture`. The server's `tools()` is then
-/// `crate::tools::declared()`: adding a tool is its file and its line here.
+/// `src/tools/mod.rs`, the modules, and `Server::declared()`, every tool in the order
+/// given. The tool of `tools/<file>.rs` is the `#[tool]` fn `<prefix>_<file>` of
+/// `Server`; a tool whose answer is a picture is marked `as picture`. The server's
+/// `tools()` is then `Self::declared()`: adding a tool is its file and its line here.
 ///
 /// ```ignore
 /// lifesciences_core::tool_files! {
@@ -151,15 +151,18 @@ macro_rules! tool_files {
     ($server:ty, $prefix:ident: $($file:ident $(as $kind:ident)?),+ $(,)?) => {
         $(pub(crate) mod $file;)+
 
-        /// Every tool of this crate, one per file of this folder, in the order listed.
-        pub(crate) fn declared() -> ::std::vec::Vec<$crate::server::Declared<$server>> {
-            ::std::vec![$(
-                $crate::__pastey::paste!($crate::server::Declared::new(
-                    ::std::concat!(::std::stringify!($prefix), "_", ::std::stringify!($file)),
-                    <$server>::[<$prefix _ $file _tool_attr>],
-                    <$server>::[<$prefix _ $file>],
-                ))$(.$kind())?
-            ),+]
+        impl $server {
+            /// Every tool of this crate, one per file of `src/tools/`, in the order
+            /// `tools/mod.rs` lists them.
+            pub(crate) fn declared() -> ::std::vec::Vec<$crate::server::Declared<Self>> {
+                ::std::vec![$(
+                    $crate::__pastey::paste!($crate::server::Declared::new(
+                        ::std::concat!(::std::stringify!($prefix), "_", ::std::stringify!($file)),
+                        Self::[<$prefix _ $file _tool_attr>],
+                        Self::[<$prefix _ $file>],
+                    ))$(.$kind())?
+                ),+]
+            }
         }
     };
 }
