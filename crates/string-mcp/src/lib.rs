@@ -6,7 +6,9 @@
 
 mod category;
 mod client;
+mod edges;
 mod ids;
+mod image;
 mod models;
 mod score;
 mod server;

@@ -1,7 +1,8 @@
 //! `string_get_network`: the interaction network among a set of proteins, and whether the
 //! set is a module. Three upstream requests: the set resolved in one `get_string_ids`,
 //! its `network` (optionally grown by `add_nodes` interactors), and its `ppi_enrichment`.
-//! Later pages of edges are served from the cache.
+//! Later pages of edges are served from the cache. A row becomes an edge through
+//! `crate::edges`, as in `string_get_interactions`.
 
 use std::collections::HashMap;
 
@@ -11,12 +12,12 @@ use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::client::NetworkType;
+use crate::edges::{EvidenceScores, interaction};
 use crate::ids::{SpeciesArg, StringId};
 use crate::models::{Lenient, PpiEnrichmentRow};
 use crate::score::{RequiredScoreArg, required_score};
 use crate::server::StringServer;
 use crate::set::{self, MAX_SET, Node};
-use crate::tools::get_interactions::{EvidenceScores, interaction};
 
 /// Most nodes listed (the best connected); `node_count` gives them all.
 const MAX_NODES_SHOWN: usize = 200;

@@ -3,7 +3,9 @@
 //! an embedded resource) with a short text saying what it shows and its URL, so clients
 //! that do not fetch remote images still show it. One upstream request: the picture,
 //! POSTed (no link length limit), cached. A picture over [`PICTURE_MAX_BYTES`] is not
-//! embedded: the text gives the URL and says why.
+//! embedded: the text gives the URL and says why. What a picture may show (identifiers,
+//! species, added partners, link size) is `crate::image`'s, shared with
+//! `string_get_network_image_url`.
 //!
 //! The result is content blocks only, with no structured content and no output schema:
 //! clients that get both (Claude Code, VS Code) pass the model only the structured
@@ -20,11 +22,9 @@ use serde::Deserialize;
 use crate::category::parse_categories;
 use crate::client::{ImageFormat, ImageRequest, NetworkFlavor, NetworkType, Picture};
 use crate::ids::SpeciesArg;
+use crate::image::{MAX_ADD_NODES, MAX_QUERY_BYTES, image_species, normalise, query_bytes};
 use crate::score::{RequiredScoreArg, required_score};
 use crate::server::StringServer;
-use crate::tools::get_network_image_url::{
-    MAX_ADD_NODES, MAX_QUERY_BYTES, image_species, normalise, query_bytes,
-};
 
 /// The largest picture embedded in a result: base64 makes it a third larger, so about
 /// 1 MiB on the wire, which MCP clients accept in one message.
