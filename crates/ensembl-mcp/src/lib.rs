@@ -7,6 +7,7 @@
 mod client;
 mod ids;
 mod models;
+mod region;
 mod server;
 mod spdi;
 mod species;

@@ -2,7 +2,8 @@
 //! any pair Ensembl maps: `GET map/:species/:from/:region/:to`), or positions of a
 //! transcript (cDNA or CDS) or protein to the genome (`GET map/cdna|cds|translation/…`).
 //! One request. A region can map in several pieces (an exon boundary, an assembly
-//! change); each piece says which part of the input it covers.
+//! change); each piece says which part of the input it covers. A region is read by
+//! `crate::region`.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool};
@@ -12,9 +13,9 @@ use serde::{Deserialize, Serialize};
 use crate::client::Refusal;
 use crate::ids::{self, Feature, Parsed, StableId};
 use crate::models::{MapAnswer, MapPlace};
+use crate::region::parse_region;
 use crate::server::EnsemblServer;
 use crate::species;
-use crate::tools::get_sequence::parse_region;
 use crate::tools::{not_found, unknown_species};
 
 /// What the positions of an ID count.

@@ -1,6 +1,7 @@
 //! The tools, one per file, and the small mappings they share.
 //! Each file is named once below, in the order tools are listed; that list is the
-//! server's tools.
+//! server's tools. A tool file imports no other tool file: what several tools share is
+//! here or a module of the crate (e.g. `region`, `species`, `xrefs`).
 
 lifesciences_core::tool_files! {
     crate::server::EnsemblServer, ensembl:

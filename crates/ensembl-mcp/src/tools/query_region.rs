@@ -3,7 +3,8 @@
 //! `GET overlap/region/…` with a `feature=` per type. Ensembl serves windows up to 5 Mb;
 //! variants are dense (several per hundred bases in human), so a window with variants is
 //! held to 10 kb, and a wider one is refused with a narrower window to ask for. Features
-//! come sorted by start, paged from the cached answer, with counts per type.
+//! come sorted by start, paged from the cached answer, with counts per type. The window
+//! is read by `crate::region`.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool};
@@ -13,10 +14,10 @@ use serde::{Deserialize, Serialize};
 use crate::client::Refusal;
 use crate::ids;
 use crate::models::OverlapFeature;
+use crate::region::parse_region;
 use crate::server::EnsemblServer;
 use crate::species;
 use crate::tools::gene_name;
-use crate::tools::get_sequence::parse_region;
 use crate::tools::unknown_species;
 
 /// Ensembl's widest window.
