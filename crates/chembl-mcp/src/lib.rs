@@ -7,7 +7,9 @@ mod compound;
 mod ids;
 mod models;
 mod progress;
+mod section;
 mod server;
+mod target;
 mod tools;
 
 pub use server::ChemblServer;

@@ -10,17 +10,18 @@
 //! one more request: ChEMBL's ID lookup, which says when the ID names another kind of
 //! entity (a target, an assay…). No close matches are suggested: a text search for an
 //! unknown ID finds only compounds whose IDs share digits with it, which would send an
-//! agent after the wrong compound.
+//! agent after the wrong compound. That not-found error is `tools/mod.rs`'s
+//! `not_found`, shared with `chembl_get_drug_profile`.
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool};
 use lifesciences_core::{ApiError, Parameters, lenient};
 use serde::Deserialize;
 
-use crate::client::IdEntry;
 use crate::compound::{Compound, fetch_one};
 use crate::ids::ChemblId;
 use crate::server::ChemblServer;
+use crate::tools::not_found;
 
 /// Arguments of `chembl_get_compound`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -34,57 +35,6 @@ pub(crate) struct GetCompoundArgs {
     #[serde(default, deserialize_with = "lenient::opt_bool")]
     #[schemars(extend("default" = false))]
     pub slim: Option<bool>,
-}
-
-/// `ENTITY_NOT_FOUND` for a well-formed ID ChEMBL has no compound for: precise when
-/// ChEMBL's ID lookup says the ID names another kind of entity. Best effort: when the
-/// lookup fails, the plain message.
-pub(crate) async fn not_found(server: &ChemblServer, id: &ChemblId, raw: &str) -> ApiError {
-    let plain = || {
-        ApiError::not_found(
-            format!("ChEMBL has no compound with the identifier '{id}'."),
-            "Check the identifier, or find the compound by name with chembl_search_compounds \
-             and use the id it returns.",
-            raw,
-        )
-    };
-    let entry = match server.chembl.id_lookup(id).await {
-        Ok(Some(entry)) => entry,
-        Ok(None) => return plain(),
-        Err(e) => {
-            tracing::debug!(error = %e, "the ChEMBL ID lookup failed: plain not-found message");
-            return plain();
-        }
-    };
-    match entry {
-        IdEntry::Compound | IdEntry::Untyped => plain(),
-        IdEntry::RetiredCompound { status } => ApiError::not_found(
-            format!(
-                "ChEMBL lists {id} as a compound, but its record is not available (status \
-                 {status}): it may have been withdrawn or merged into another record."
-            ),
-            "Find the compound by name with chembl_search_compounds and use the id it \
-             returns.",
-            raw,
-        ),
-        IdEntry::Other { entity_type } => ApiError::not_found(
-            format!(
-                "{id} is a ChEMBL {}, not a compound.",
-                entity_kind(&entity_type)
-            ),
-            "chembl_get_compound looks up compounds only; find the compound by name with \
-             chembl_search_compounds and use the id it returns.",
-            raw,
-        ),
-    }
-}
-
-/// A ChEMBL `entity_type` (`COMPOUND`, `TARGET`, `CELL`…) in plain words.
-fn entity_kind(entity_type: &str) -> String {
-    match entity_type.to_ascii_uppercase().as_str() {
-        "CELL" => "cell line".to_owned(),
-        other => other.to_lowercase().replace('_', " "),
-    }
 }
 
 impl ChemblServer {
@@ -113,19 +63,5 @@ impl ChemblServer {
             return Err(not_found(self, &id, &args.chembl_id).await);
         };
         Ok(Json(Compound::full(&molecule, &extras)))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn entity_types_read_as_plain_words() {
-        assert_eq!(entity_kind("TARGET"), "target");
-        assert_eq!(entity_kind("ASSAY"), "assay");
-        assert_eq!(entity_kind("CELL"), "cell line");
-        assert_eq!(entity_kind("TISSUE"), "tissue");
-        assert_eq!(entity_kind("SOME_THING"), "some thing");
     }
 }

@@ -7,7 +7,8 @@
 //! under the parent but not all (lisinopril's mechanism is under its dihydrate
 //! CHEMBL419213, its indications under the parent CHEMBL1237), so asking by the parent
 //! finds them whichever form was asked; each item says which form it is filed under
-//! (`curated_for`). Each list says whether it is complete, cut, or failed.
+//! (`curated_for`). Each list says whether it is complete, cut, or failed (a
+//! `crate::section`, as the drugs of `chembl_get_target` are).
 
 use std::collections::HashMap;
 
@@ -19,8 +20,9 @@ use serde::{Deserialize, Serialize};
 use crate::client::Listed;
 use crate::ids::ChemblId;
 use crate::models::{DrugWarning, Indication, Mechanism, Reference, Target};
+use crate::section::{Section, section};
 use crate::server::ChemblServer;
-use crate::tools::get_compound::not_found;
+use crate::tools::not_found;
 
 /// Most references named per item.
 const MAX_REFS: usize = 3;
@@ -31,32 +33,6 @@ const MAX_REFS: usize = 3;
 pub(crate) struct DrugProfileArgs {
     /// The compound's CURIE, e.g. `CHEMBL:941` (imatinib); a salt or its parent.
     pub chembl_id: String,
-}
-
-/// Whether a list is whole.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum ListStatus {
-    /// Every record ChEMBL has.
-    Complete,
-    /// ChEMBL has more than were read (`total`).
-    Truncated,
-    /// The request failed; `error` says why.
-    Failed,
-}
-
-/// One list of the profile.
-#[serde_with::skip_serializing_none]
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct Section<T> {
-    pub status: ListStatus,
-    /// Items listed.
-    pub count: usize,
-    /// Records ChEMBL has, when more than listed.
-    pub total: Option<u64>,
-    pub items: Vec<T>,
-    /// Why the list failed.
-    pub error: Option<String>,
 }
 
 /// How a drug acts on a target.
@@ -150,48 +126,6 @@ fn refs(list: &[Reference]) -> Vec<String> {
 
 fn curie(id: Option<&String>) -> Option<String> {
     id.map(|i| ChemblId::curie_of_upstream(i))
-}
-
-/// A list read (or not) as a section: its items mapped and deduplicated, `truncated` when
-/// ChEMBL counts more than were read, `failed` with the reason when the request failed.
-pub(crate) fn section<R, T>(
-    answer: Result<Listed<R>, ApiError>,
-    map: impl Fn(&R) -> T,
-) -> Section<T>
-where
-    T: PartialEq,
-{
-    match answer {
-        Ok(listed) => {
-            let mut items: Vec<T> = Vec::new();
-            for r in &listed.records {
-                let item = map(r);
-                if !items.contains(&item) {
-                    items.push(item);
-                }
-            }
-            let read = listed.records.len() as u64;
-            let cut = listed.total.is_some_and(|t| t > read);
-            Section {
-                status: if cut {
-                    ListStatus::Truncated
-                } else {
-                    ListStatus::Complete
-                },
-                count: items.len(),
-                total: listed.total.filter(|_| cut),
-                items,
-                error: None,
-            }
-        }
-        Err(e) => Section {
-            status: ListStatus::Failed,
-            count: 0,
-            total: None,
-            items: Vec::new(),
-            error: Some(e.to_envelope().error.message),
-        },
-    }
 }
 
 fn mechanism(m: &Mechanism, targets: &HashMap<String, Target>) -> MechanismItem {

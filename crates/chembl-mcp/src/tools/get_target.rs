@@ -7,6 +7,9 @@
 //! `target_component_xrefs` (`xref_src_db`, `xref_id`), the field names of ChEMBL's
 //! web-service code (`resources/target.py`). A component's links (its Ensembl gene, its
 //! PDB structures) stay with the component: a complex has one gene per component.
+//!
+//! The record opens with the target in brief (`crate::target`, as `chembl_search_targets`
+//! lists it), and its drugs are a list that says whether it is whole (`crate::section`).
 
 use std::collections::BTreeMap;
 
@@ -19,9 +22,9 @@ use crate::client::Listed;
 use crate::compound::capped;
 use crate::ids::ChemblId;
 use crate::models::{Mechanism, Target, TargetComponent};
+use crate::section::{Section, section};
 use crate::server::ChemblServer;
-use crate::tools::get_drug_profile::{Section, section};
-use crate::tools::search_targets::{TargetSummary, summary};
+use crate::target::{TargetSummary, summary};
 
 /// Most names listed per component.
 const MAX_SYNONYMS: usize = 10;

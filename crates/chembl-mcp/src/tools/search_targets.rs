@@ -4,6 +4,7 @@
 //! search (`/target/search.json?q=`, best first). Organism and type are checked here on
 //! each page (a symbol such as BRD4 matches human and mouse proteins, complexes and
 //! PROTAC ternary complexes), so a filtered page can hold fewer than `limit` targets.
+//! Each hit is a target in brief (`crate::target`, shared with `chembl_get_target`).
 
 use lifesciences_core::rmcp::schemars::{self, JsonSchema};
 use lifesciences_core::rmcp::{Json, tool};
@@ -11,9 +12,9 @@ use lifesciences_core::{ApiError, Parameters, SearchQuery, cursor, in_range, len
 use serde::{Deserialize, Serialize};
 
 use crate::client::TargetQuery;
-use crate::ids::ChemblId;
 use crate::models::Target;
 use crate::server::ChemblServer;
+use crate::target::{TargetSummary, summary};
 
 /// Arguments of `chembl_search_targets`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -37,25 +38,6 @@ pub(crate) struct SearchTargetsArgs {
     pub cursor: Option<String>,
 }
 
-/// A target, in brief.
-#[serde_with::skip_serializing_none]
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct TargetSummary {
-    /// The target's CURIE (pass it to chembl_get_target or chembl_get_bioactivities).
-    pub id: String,
-    pub name: Option<String>,
-    /// `SINGLE PROTEIN`, `PROTEIN COMPLEX`…
-    #[serde(rename = "type")]
-    pub kind: Option<String>,
-    pub organism: Option<String>,
-    /// UniProt accessions of its proteins.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub uniprot: Vec<String>,
-    /// Gene symbols of its proteins.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub gene_symbols: Vec<String>,
-}
-
 /// A target found by the search.
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -76,36 +58,6 @@ fn organism_name(raw: &str) -> String {
         "yeast" | "saccharomyces cerevisiae" => "Saccharomyces cerevisiae".to_owned(),
         _ => raw.trim().to_owned(),
     }
-}
-
-/// A target record in brief.
-pub(crate) fn summary(t: &Target) -> Option<TargetSummary> {
-    let mut gene_symbols: Vec<String> = Vec::new();
-    for synonym in t
-        .target_components
-        .iter()
-        .flat_map(|c| &c.target_component_synonyms)
-    {
-        if synonym.syn_type.as_deref() == Some("GENE_SYMBOL")
-            && let Some(s) = synonym.component_synonym.as_deref().map(str::trim)
-            && !s.is_empty()
-            && !gene_symbols.iter().any(|g| g == s)
-        {
-            gene_symbols.push(s.to_owned());
-        }
-    }
-    Some(TargetSummary {
-        id: ChemblId::curie_of_upstream(t.target_chembl_id.as_deref()?),
-        name: t.pref_name.clone(),
-        kind: t.target_type.clone(),
-        organism: t.organism.clone(),
-        uniprot: t
-            .target_components
-            .iter()
-            .filter_map(|c| c.accession.clone())
-            .collect(),
-        gene_symbols,
-    })
 }
 
 /// A target record as a search hit.
