@@ -3,10 +3,13 @@
 //! parallel, with their context and filters by p-value, source and tissue. A disease or
 //! phenotype term covers its direct children too (`crate::terms`): each of its data sets
 //! is asked for the term and each child, and the result names the terms covered.
+//!
+//! The entity is resolved by `crate::subject`, and the result reports it and each data
+//! set with `crate::reports`' types, as `igvf_query_associations` does.
 
 use futures::future::join_all;
 use lifesciences_core::schemars::{self, JsonSchema};
-use lifesciences_core::{ApiError, ErrorCode, Parameters, in_range, lenient};
+use lifesciences_core::{ApiError, Parameters, in_range, lenient};
 use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
@@ -16,9 +19,11 @@ use crate::associations::{
 };
 use crate::client::{Endpoint, IgvfClient, Request, quoted};
 use crate::ids::{EntityKind, Hint, Identifier, Organism, detect};
-use crate::lookup::{Record, gene_proteins, lookup, missing};
+use crate::lookup::missing;
 use crate::models::Edge;
+use crate::reports::{DatasetError, DatasetReport, QueriedEntity};
 use crate::server::IgvfServer;
+use crate::subject::subject;
 use crate::terms::{self, CoveredTerms};
 
 /// The data sets where a `p_value` filter is sent upstream as `neg_log10_pvalue=gte:x`.
@@ -69,61 +74,6 @@ pub(crate) struct FindAssociationsArgs {
     /// Optional kind of entity meant, for names (e.g. `drug` for `aspirin`).
     #[serde(default)]
     pub hint: Option<Hint>,
-}
-
-/// The entity associations were looked for.
-#[serde_with::skip_serializing_none]
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub(crate) struct QueriedEntity {
-    /// The input, as given.
-    pub input: String,
-    /// Its kind.
-    #[serde(rename = "_type")]
-    pub kind: EntityKind,
-    /// How the input was read.
-    pub detected_as: String,
-    /// Its ID, when resolved (e.g. the ENSG of a symbol, the ENSP of a UniProt accession).
-    pub id: Option<String>,
-    /// Its gene symbol, when known.
-    pub symbol: Option<String>,
-}
-
-/// An error of one data set (the others still answered).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub(crate) struct DatasetError {
-    /// The error code, e.g. `UPSTREAM_ERROR`.
-    pub code: ErrorCode,
-    /// What failed.
-    pub message: String,
-}
-
-impl DatasetError {
-    /// The code and message of `e`'s envelope.
-    pub(crate) fn of(e: &ApiError) -> Self {
-        let body = e.to_envelope().error;
-        Self {
-            code: body.code,
-            message: body.message,
-        }
-    }
-}
-
-/// What one data set contributed (`igvf_list_sources` describes each).
-#[serde_with::skip_serializing_none]
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub(crate) struct DatasetReport {
-    /// The catalog endpoint, e.g. `/genes/variants`.
-    pub dataset: String,
-    /// Its relationship.
-    pub relationship: String,
-    /// Associations returned from it.
-    pub returned: u32,
-    /// True when more exist than were returned (raise `limit` or filter).
-    pub truncated: bool,
-    /// Why it was skipped, or how it was filtered.
-    pub note: Option<String>,
-    /// Set when this data set failed.
-    pub error: Option<DatasetError>,
 }
 
 /// The associations of an entity.
@@ -218,70 +168,6 @@ struct Outcome {
     scanned: usize,
     /// Whether the data set was not queried at all.
     skipped: bool,
-}
-
-/// Resolve what the edge endpoints need: names, HGNC and Entrez IDs to the exact gene,
-/// UniProt accessions, entry names and protein symbols to the Ensembl protein, a gene
-/// to its symbol and its proteins' Ensembl IDs when protein data sets are queried. The
-/// second value is a failure of the gene's protein lookup (only the protein data sets
-/// depend on it).
-pub(crate) async fn subject(
-    client: &IgvfClient,
-    id: &Identifier,
-    raw: &str,
-    datasets: &[&'static Dataset],
-) -> Result<(Subject, Option<ApiError>), ApiError> {
-    let direct = match id {
-        Identifier::EnsemblGene { id, .. } | Identifier::EnsemblProtein { id, .. } => {
-            Some(id.clone())
-        }
-        Identifier::OntologyTerm { .. }
-        | Identifier::PharmGkb(_)
-        | Identifier::Complex(_)
-        | Identifier::Reactome(_)
-        | Identifier::Spdi(_) => Some(id.value()),
-        _ => None,
-    };
-    let mut subject = Subject::unresolved(id.clone(), direct);
-    let wants_proteins =
-        id.kind() == EntityKind::Gene && datasets.iter().any(|d| subject.needs_symbol(d.endpoint));
-    let needs_lookup = match id {
-        Identifier::GeneSymbol(_)
-        | Identifier::Hgnc(_)
-        | Identifier::Entrez(_)
-        | Identifier::Uniprot(_)
-        | Identifier::UniprotName(_)
-        | Identifier::ProteinSymbol(_)
-        | Identifier::OntologyName(_)
-        | Identifier::DrugName(_)
-        | Identifier::ComplexName(_)
-        | Identifier::PathwayName(_) => true,
-        Identifier::EnsemblGene { .. } => wants_proteins,
-        _ => false,
-    };
-    if needs_lookup {
-        let found = lookup(client, id, raw).await?;
-        subject.id = Some(found.best.api_id());
-        subject.symbol = found.best.symbol();
-        subject.verified = true;
-        if id.kind() == EntityKind::Protein {
-            subject.proteins = std::iter::once(&found.best)
-                .chain(found.others.iter())
-                .filter(|r| matches!(r, Record::Protein(_)))
-                .map(Record::id)
-                .collect();
-        }
-    } else if let Identifier::EnsemblProtein { id, .. } = id {
-        subject.proteins = vec![id.clone()];
-    }
-    let mut protein_error = None;
-    if wants_proteins && let Some(symbol) = subject.symbol.clone() {
-        match gene_proteins(client, &symbol).await {
-            Ok(proteins) => subject.proteins = proteins,
-            Err(e) => protein_error = Some(e),
-        }
-    }
-    Ok((subject, protein_error))
 }
 
 fn plan(
@@ -783,6 +669,7 @@ fn outcome_notes(outcomes: &[Outcome], queried: usize, failed: usize, limit: u32
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lifesciences_core::ErrorCode;
 
     #[test]
     fn p_value_filters_must_be_p_values() {

@@ -12,7 +12,9 @@
 //!
 //! The tool fn is the outline: the filters are checked (`filters`), the queries planned
 //! from the kind and the anchor (`plan`), sent in parallel and gathered (`run`), the
-//! rows ranked and cut (`rank`), and the answer shaped with its notes ([`answer`]).
+//! rows ranked and cut (`rank`), and the answer shaped with its notes ([`answer`]). The
+//! entity and the data sets are reported with `crate::reports`' types, shared with
+//! `igvf_find_associations`.
 
 mod by_entity;
 mod catalog_wide;
@@ -32,8 +34,8 @@ use crate::associations::{Association, DATASETS, Dataset, Relationship, Subject}
 use crate::client::{Endpoint, Request};
 use crate::ids::{EntityKind, Hint};
 use crate::lookup::missing;
+use crate::reports::{DatasetReport, QueriedEntity};
 use crate::server::IgvfServer;
-use crate::tools::find_associations::{DatasetReport, QueriedEntity};
 use filters::{Filters, text, with_filters};
 use kind::{Kind, Order, SortBy};
 use plan::{Ask, Plan};

@@ -2,7 +2,9 @@
 //! change, a gene, a variant, a disease or trait term) to the upstream queries to send,
 //! the entity to echo and the notes that explain the plan. A term anchor covers its
 //! direct children and, on data sets read by gene, stands for the terms' genes; a gene's
-//! clinical variants are read by region around the gene.
+//! clinical variants are read by region around the gene. An anchor is resolved by
+//! `crate::subject` and echoed as a `crate::reports::QueriedEntity`, as
+//! `igvf_find_associations` does.
 
 use lifesciences_core::ApiError;
 
@@ -15,8 +17,9 @@ use crate::client::{Endpoint, IgvfClient, Request, VARIANT_REGION_MAX_BP};
 use crate::ids::{EntityKind, Hint, Identifier, detect};
 use crate::lookup::{Record, lookup};
 use crate::region::interval;
+use crate::reports::QueriedEntity;
+use crate::subject::subject;
 use crate::terms::{self, MAX_TERM_GENES};
-use crate::tools::find_associations::{QueriedEntity, subject};
 
 /// 10 kb windows scanned for a gene's clinical variants (300 kb of sequence).
 const MAX_WINDOWS: u64 = 30;

@@ -1,6 +1,7 @@
 //! Fanning a plan's queries out to the catalog: the scan budget shared between them,
 //! each query paged, mapped to associations, checked against its anchor and filtered,
-//! and the outcomes gathered with what they say about completeness and failures.
+//! and the outcomes gathered with what they say about completeness and failures (one
+//! `crate::reports::DatasetReport` per query).
 
 use futures::future::join_all;
 use lifesciences_core::ApiError;
@@ -11,7 +12,7 @@ use super::{Query, Rows};
 use crate::associations::{Association, Relationship, map_edge};
 use crate::client::IgvfClient;
 use crate::models::{ChangeScore, CodingScores, Edge};
-use crate::tools::find_associations::{DatasetError, DatasetReport};
+use crate::reports::{DatasetError, DatasetReport};
 
 /// What the queries of a plan gave together.
 pub(super) struct Gathered {
