@@ -629,7 +629,10 @@ mod tests {
             assert!(known.iter().any(|k| k == s.var), "{} is not read", s.var);
         }
         assert!(!m["privacy_policies"].as_array().unwrap().is_empty());
-        assert_eq!(m["tools"].as_array().unwrap().len(), 32);
+        assert_eq!(
+            m["tools"].as_array().unwrap().len(),
+            lifesciences_core::tools::<lifesciences_mcp::Gateway>().len()
+        );
     }
 
     #[test]

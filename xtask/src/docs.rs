@@ -248,10 +248,11 @@ pub(crate) fn render(servers: &[ServerEntry], gateway: &ServerEntry) -> String {
 /// others are the servers' above, unchanged).
 fn render_gateway(out: &mut String, gateway: &ServerEntry) {
     let _ = writeln!(out, "## {}\n\n{}\n", gateway.name, gateway.title);
-    out.push_str(
+    let _ = writeln!(
+        out,
         "Serves every tool above under the same name, in one process (`--toolsets` or \
-         `LIFESCIENCES_TOOLSETS` chooses among string, ensembl, chembl, igvf; default all), \
-         plus the tools below.\n\n",
+         `LIFESCIENCES_TOOLSETS` chooses among {}; default all), plus the tools below.\n",
+        lifesciences_mcp::Toolset::NAMES.join(", ")
     );
     let _ = writeln!(out, "Instructions given to the agent at `initialize`:\n");
     for line in gateway.instructions.lines() {

@@ -1,4 +1,5 @@
-//! The servers of the workspace, as xtask sees them. Adding a server is one line here.
+//! The servers of the workspace, as xtask sees them: the gateway's (`each_server`), each
+//! with its demo script. A new server is listed by the gateway, not here.
 
 use lifesciences_core::rmcp::model::Tool;
 use lifesciences_core::{ConfigError, McpServer, SourceConfig};
@@ -64,14 +65,17 @@ pub(crate) fn select(only: Option<&str>) -> anyhow::Result<Vec<ServerEntry>> {
     Ok(entries)
 }
 
-/// Every server, in the order docs and the demo present them.
+/// Every server the gateway serves, in the order docs and the demo present them.
 pub(crate) fn all() -> Vec<ServerEntry> {
-    vec![
-        entry::<string_mcp::StringServer>(crate::demo::string::script),
-        entry::<ensembl_mcp::EnsemblServer>(crate::demo::ensembl::script),
-        entry::<chembl_mcp::ChemblServer>(crate::demo::chembl::script),
-        entry::<igvf_mcp::IgvfServer>(crate::demo::igvf::script),
-    ]
+    struct Collect(Vec<ServerEntry>);
+    impl lifesciences_mcp::EachServer for Collect {
+        fn server<S: McpServer>(&mut self, _: lifesciences_mcp::Toolset) {
+            self.0.push(entry::<S>(crate::demo::script_of(S::NAME)));
+        }
+    }
+    let mut collect = Collect(Vec::new());
+    lifesciences_mcp::each_server(&mut collect);
+    collect.0
 }
 
 #[cfg(test)]

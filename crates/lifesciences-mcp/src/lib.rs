@@ -15,4 +15,4 @@ mod servers;
 mod toolsets;
 
 pub use server::Gateway;
-pub use servers::Toolset;
+pub use servers::{EachServer, Toolset, each_server};

@@ -50,7 +50,20 @@ macro_rules! servers {
                 }
             }
         }
+
+        /// `visit` called with each server's type and toolset, in the order tools are
+        /// listed: how tests and the workspace's tasks (docs, demo, measurements) go
+        /// over every server without naming one.
+        pub fn each_server(visit: &mut impl EachServer) {
+            $(visit.server::<$server>(Toolset::$variant);)+
+        }
     };
+}
+
+/// Something done with each server's type in turn (see [`each_server`]).
+pub trait EachServer {
+    /// Do it for the server `S`, whose tools are the toolset `toolset`.
+    fn server<S: McpServer>(&mut self, toolset: Toolset);
 }
 
 servers! {

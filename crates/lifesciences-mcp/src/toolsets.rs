@@ -50,8 +50,9 @@ mod tests {
 
     #[test]
     fn toolsets_parse_forgivingly_and_refuse_unknown_names() {
-        assert_eq!(parse(None).unwrap().len(), 4);
-        assert_eq!(parse(Some(" ")).unwrap().len(), 4);
+        let every = Toolset::ALL.len();
+        assert_eq!(parse(None).unwrap().len(), every);
+        assert_eq!(parse(Some(" ")).unwrap().len(), every);
         assert_eq!(
             parse(Some("Ensembl, igvf"))
                 .unwrap()
@@ -59,8 +60,9 @@ mod tests {
                 .collect::<Vec<_>>(),
             [Toolset::Ensembl, Toolset::Igvf]
         );
-        assert_eq!(parse(Some("all")).unwrap().len(), 4);
-        let e = parse(Some("string,uniprot")).unwrap_err().to_string();
-        assert!(e.contains("'uniprot' is not one"), "{e}");
+        assert_eq!(parse(Some("all")).unwrap().len(), every);
+        let e = parse(Some("string,nosuchdb")).unwrap_err().to_string();
+        assert!(e.contains("'nosuchdb' is not one"), "{e}");
+        assert!(e.contains(&Toolset::NAMES.join(", ")), "{e}");
     }
 }

@@ -1,38 +1,43 @@
-//! The gateway as a whole: every tool of the four servers, toolsets, shared clients.
+//! The gateway as a whole: every tool of every server, toolsets, shared clients.
 
-use lifesciences_core::rmcp::model::CallToolRequestParams;
+use lifesciences_core::rmcp::model::{CallToolRequestParams, Tool};
 use lifesciences_core::testing::{McpTestClient, assert_tool_definitions, mock_env, mock_upstream};
 use lifesciences_core::{Env, McpServer, tools};
-use lifesciences_mcp::Gateway;
+use lifesciences_mcp::{EachServer, Gateway, Toolset, each_server};
 use serde_json::json;
 
 use crate::{gateway, paths};
 
-#[test]
-fn every_tool_of_the_four_servers_is_served_unchanged() {
-    let all: Vec<String> = tools::<Gateway>()
-        .iter()
-        .map(|t| t.name.to_string())
-        .collect();
-    let mut expected: Vec<String> = tools::<string_mcp::StringServer>()
-        .into_iter()
-        .chain(tools::<ensembl_mcp::EnsemblServer>())
-        .chain(tools::<chembl_mcp::ChemblServer>())
-        .chain(tools::<igvf_mcp::IgvfServer>())
-        .map(|t| t.name.to_string())
-        .collect();
-    expected.push("lifesciences_map_ids".to_owned());
-    let mut sorted = all.clone();
-    sorted.sort();
-    expected.sort();
-    assert_eq!(sorted, expected);
-    // Same definitions as the servers' own.
-    let own = tools::<ensembl_mcp::EnsemblServer>();
-    let served = tools::<Gateway>();
-    for tool in &own {
-        let mine = served.iter().find(|t| t.name == tool.name).unwrap();
-        assert_eq!(mine, tool, "{}", tool.name);
+/// Every server's tools, with the toolset they belong to.
+fn every_server_s_tools() -> Vec<(Toolset, Vec<Tool>)> {
+    struct Collect(Vec<(Toolset, Vec<Tool>)>);
+    impl EachServer for Collect {
+        fn server<S: McpServer>(&mut self, toolset: Toolset) {
+            self.0.push((toolset, tools::<S>()));
+        }
     }
+    let mut collect = Collect(Vec::new());
+    each_server(&mut collect);
+    collect.0
+}
+
+#[test]
+fn every_tool_of_every_server_is_served_unchanged() {
+    let served = tools::<Gateway>();
+    let mut expected = vec!["lifesciences_map_ids".to_owned()];
+    for (toolset, own) in every_server_s_tools() {
+        for tool in own {
+            // Same definition as the server's own, under its toolset's prefix.
+            let mine = served.iter().find(|t| t.name == tool.name);
+            assert_eq!(mine, Some(&tool), "{}", tool.name);
+            assert!(tool.name.starts_with(&format!("{}_", toolset.name())));
+            expected.push(tool.name.to_string());
+        }
+    }
+    let mut all: Vec<String> = served.iter().map(|t| t.name.to_string()).collect();
+    all.sort();
+    expected.sort();
+    assert_eq!(all, expected);
 }
 
 #[test]
@@ -54,7 +59,11 @@ async fn toolsets_choose_the_tools_served_and_the_others_are_unknown() {
     assert!(listed.iter().all(|n| n.starts_with("ensembl_")
         || n.starts_with("igvf_")
         || n == "lifesciences_map_ids"));
-    assert_eq!(listed.len(), 9 + 7 + 1, "{listed:?}");
+    assert_eq!(
+        listed.len(),
+        tools::<ensembl_mcp::EnsemblServer>().len() + tools::<igvf_mcp::IgvfServer>().len() + 1,
+        "{listed:?}"
+    );
     // A tool of another toolset is not there to call.
     let e = client
         .peer()
@@ -73,14 +82,31 @@ async fn toolsets_choose_the_tools_served_and_the_others_are_unknown() {
 
 #[test]
 fn an_unknown_toolset_is_a_configuration_error() {
-    let e = Gateway::from_env(&mock_env(&[("LIFESCIENCES_TOOLSETS", "string,uniprot")]))
+    let e = Gateway::from_env(&mock_env(&[("LIFESCIENCES_TOOLSETS", "string,nosuchdb")]))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("'uniprot' is not one"), "{e}");
+    assert!(e.contains("'nosuchdb' is not one"), "{e}");
 }
 
 #[test]
 fn each_source_has_one_client() {
+    // Every server's sources, each once, in the order the servers build them.
+    struct Sources(Vec<String>);
+    impl EachServer for Sources {
+        fn server<S: McpServer>(&mut self, _: Toolset) {
+            for upstream in lifesciences_core::server::upstreams::<S>().unwrap() {
+                let var = upstream.url_var();
+                if !self.0.contains(&var) {
+                    self.0.push(var);
+                }
+            }
+        }
+    }
+    let mut sources = Sources(Vec::new());
+    each_server(&mut sources);
+    // STRING, Ensembl, EBI Search, ChEMBL, UniChem and the IGVF Catalog at least; each
+    // built once for the gateway, however many of its servers use it.
+    assert!(sources.0.len() >= 6, "{:?}", sources.0);
     let env = Env::from_pairs(&[]);
     Gateway::from_env(&env).unwrap();
     let built: Vec<String> = env
@@ -88,20 +114,10 @@ fn each_source_has_one_client() {
         .iter()
         .map(|h| h.config().upstream.url_var())
         .collect();
-    assert_eq!(
-        built,
-        [
-            "STRING_API_URL",
-            "ENSEMBL_API_URL",
-            "EBI_SEARCH_API_URL",
-            "CHEMBL_API_URL",
-            "UNICHEM_API_URL",
-            "IGVF_CATALOG_API_URL"
-        ]
-    );
+    assert_eq!(built, sources.0);
     // A second server of the same environment reuses the clients.
     Gateway::from_env(&env).unwrap();
-    assert_eq!(env.built().len(), 6);
+    assert_eq!(env.built().len(), sources.0.len());
 }
 
 /// One cache per source: the gene record `lifesciences_map_ids` fetched is not fetched
