@@ -54,7 +54,7 @@ pub trait McpServer: Clone + Send + Sync + 'static {
     fn from_env(env: &Env) -> Result<Self, ConfigError>;
 
     /// Every tool, each named once: `lifesciences_core::tools![…]` (see
-    /// [`tools!`](crate::tools)) over the `#[tool]` fns of `Self`. Core makes of this one
+    /// [`tools!`](crate::tools!)) over the `#[tool]` fns of `Self`. Core makes of this one
     /// list the definitions ([`router`]), the dispatch ([`calls`]), the pictures and a
     /// gateway's projection; a server never lists or calls its tools itself.
     fn tools() -> Vec<Declared<Self>>;

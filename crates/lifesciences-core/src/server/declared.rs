@@ -1,5 +1,5 @@
 //! A server's tools as it declares them: one [`Declared`] per tool, listed once with
-//! [`tools!`](crate::tools). From that one list follow what MCP serves (the definitions,
+//! [`tools!`](crate::tools!). From that one list follow what MCP serves (the definitions,
 //! [`router`]), what `tools/call` dispatches ([`calls`]), the pictures, a gateway's
 //! projection of another server's tools ([`Declared::project`]), and calls of one tool
 //! from inside another, by name ([`call_tool`]).
@@ -20,7 +20,7 @@ use crate::server::McpServer;
 
 /// One tool of a server `S`: its name, how to build its definition, and its handler.
 ///
-/// Written by [`tools!`](crate::tools) from the `#[tool]` fn (rmcp's macro, which also
+/// Written by [`tools!`](crate::tools!) from the `#[tool]` fn (rmcp's macro, which also
 /// generates the definition's builder); a server never builds one by hand.
 pub struct Declared<S> {
     name: &'static str,
@@ -167,7 +167,7 @@ macro_rules! tool_files {
     };
 }
 
-/// The [`Declared`] tools of `Self` named, as a list: what [`tools!`](crate::tools)
+/// The [`Declared`] tools of `Self` named, as a list: what [`tools!`](crate::tools!)
 /// declares, for a server that adds others' tools to its own (a gateway).
 #[macro_export]
 macro_rules! declared {

@@ -33,7 +33,7 @@ pub const OUTPUT_AVERAGE_BUDGET_BYTES: usize = 2000;
 ///   its descriptions state;
 /// - an output schema, in which only `pagination.cursor` and `pagination.total_count`
 ///   may be null and which requires `provenance`; none for a picture (declared
-///   `as picture` in [`tools!`](crate::tools));
+///   `as picture` in [`tools!`](crate::tools!));
 /// - output schemas within [`OUTPUT_AVERAGE_BUDGET_BYTES`] on average;
 /// - descriptions without rustdoc link syntax and without hard line breaks inside a
 ///   paragraph;
