@@ -37,9 +37,21 @@ pub const OUTPUT_AVERAGE_BUDGET_BYTES: usize = 2000;
 /// - output schemas within [`OUTPUT_AVERAGE_BUDGET_BYTES`] on average;
 /// - descriptions without rustdoc link syntax and without hard line breaks inside a
 ///   paragraph;
+/// - each tool defined under the name it is declared (and so dispatched) under;
 /// - embedded definitions ([`McpServer::DEFINITIONS`]) that are current;
 /// - the catalog budget ([`assert_catalog_budget`]).
 pub fn assert_tool_definitions<S: McpServer>() {
+    // A call is dispatched by the name the tool is declared under: its definition must
+    // carry the same one (`#[tool(name = …)]` would part them).
+    for declared in S::tools() {
+        assert_eq!(
+            declared.definition().name,
+            declared.name(),
+            "{}: the tool declared as {} defines another name",
+            S::NAME,
+            declared.name()
+        );
+    }
     let tools = tools::<S>();
     let pictures = crate::server::pictures::<S>();
     let prefix = format!("{}_", S::NAME.trim_end_matches("-mcp").replace('-', "_"));

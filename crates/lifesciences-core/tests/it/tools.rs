@@ -437,3 +437,39 @@ mod by_name {
         client.close().await;
     }
 }
+
+/// A tool whose definition names it otherwise than its declaration would be listed under
+/// one name and dispatched under another.
+mod misnamed {
+    use lifesciences_core::rmcp::tool;
+    use lifesciences_core::testing::assert_tool_definitions;
+    use lifesciences_core::{ConfigError, Env, McpServer};
+
+    #[derive(Clone)]
+    struct Misnamed;
+
+    impl Misnamed {
+        /// Answers. Example: `{}`.
+        #[tool(name = "misnamed_other", title = "Other")]
+        async fn misnamed_tool(&self) -> String {
+            String::new()
+        }
+    }
+
+    impl McpServer for Misnamed {
+        const NAME: &'static str = "misnamed";
+        const TITLE: &'static str = "Misnamed";
+        const VERSION: &'static str = "0";
+        const INSTRUCTIONS: &'static str = "Misnamed.";
+        fn from_env(_env: &Env) -> Result<Self, ConfigError> {
+            Ok(Self)
+        }
+        lifesciences_core::tools![misnamed_tool];
+    }
+
+    #[test]
+    #[should_panic(expected = "the tool declared as misnamed_tool defines another name")]
+    fn a_tool_defined_under_another_name_than_declared_fails() {
+        assert_tool_definitions::<Misnamed>();
+    }
+}
