@@ -11,6 +11,7 @@ pub(crate) mod ensembl;
 pub(crate) mod gateway;
 pub(crate) mod igvf;
 pub(crate) mod script;
+pub(crate) mod scripts;
 pub(crate) mod string;
 pub(crate) mod walkthrough;
 
@@ -25,18 +26,6 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::servers::{self, ServerEntry};
 use script::Expect;
-
-/// The demo script of the server `name`: its file in `demo/`. A server without one gets
-/// an empty script, which the demo refuses (it points no upstream at the mock).
-pub(crate) fn script_of(name: &str) -> fn() -> script::Script {
-    match name {
-        "string-mcp" => string::script,
-        "ensembl-mcp" => ensembl::script,
-        "chembl-mcp" => chembl::script,
-        "igvf-mcp" => igvf::script,
-        _ => script::Script::default,
-    }
-}
 
 pub(crate) fn run(only: Option<&str>) -> anyhow::Result<()> {
     let gateway_only = only == Some(servers::GATEWAY);

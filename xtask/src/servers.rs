@@ -70,7 +70,8 @@ pub(crate) fn all() -> Vec<ServerEntry> {
     struct Collect(Vec<ServerEntry>);
     impl lifesciences_mcp::EachServer for Collect {
         fn server<S: McpServer>(&mut self, _: lifesciences_mcp::Toolset) {
-            self.0.push(entry::<S>(crate::demo::script_of(S::NAME)));
+            self.0
+                .push(entry::<S>(crate::demo::scripts::script_of(S::NAME)));
         }
     }
     let mut collect = Collect(Vec::new());
