@@ -376,17 +376,24 @@ pub struct HealthCheck {
     pub query: &'static [(&'static str, &'static str)],
 }
 
-/// How a source says which data release it serves, for the provenance of its answers: a
-/// GET relative to the base URL, and where the release is in its JSON answer.
+/// How a source says which data release it serves, for the provenance of its answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReleaseCheck {
-    /// Path relative to the base URL, already percent-encoded (`info/data`).
-    pub path: &'static str,
-    /// Query parameters.
-    pub query: &'static [(&'static str, &'static str)],
-    /// The JSON pointer of the release in the answer (`/releases/0`); a string or a
-    /// number.
-    pub pointer: &'static str,
+pub enum ReleaseCheck {
+    /// Every answer names it in a response header (UniProt's `X-UniProt-Release`): read
+    /// there, with no request of its own.
+    Header(&'static str),
+    /// A request of its own: a GET relative to the base URL, and where the release is in
+    /// its JSON answer. Asked at most once a day per store, in the background, never
+    /// ahead of a call's own requests (see `http/release.rs`).
+    Ask {
+        /// Path relative to the base URL, already percent-encoded (`info/data`).
+        path: &'static str,
+        /// Query parameters.
+        query: &'static [(&'static str, &'static str)],
+        /// The JSON pointer of the release in the answer (`/releases/0`); a string or a
+        /// number.
+        pointer: &'static str,
+    },
 }
 
 /// A source-specific environment variable beyond the common ones (`_API_URL`,
@@ -434,6 +441,13 @@ pub struct Upstream {
     pub health: HealthCheck,
     /// How to ask which data release it serves; `None` when it does not say.
     pub release: Option<ReleaseCheck>,
+    /// Response headers its client reads (a total, a next-page link), kept with each
+    /// answer, also when it is served from the cache or the store; others are dropped.
+    pub keep_headers: &'static [&'static str],
+    /// Whether redirects are followed (within the upstream, see `http/build.rs`). When
+    /// not, a redirect is an answer of its own: its status and `Location` reach the
+    /// source's client, which says what it means (a merged record, a finished job).
+    pub follow_redirects: bool,
     /// Variables of its own beyond the common ones.
     pub settings: &'static [Setting],
 }
@@ -441,7 +455,8 @@ pub struct Upstream {
 impl Upstream {
     /// A description with the common defaults: 10 requests/s, 10 in flight, the global
     /// timeout, the standard retries, POSTs not cached, a GET of the base URL as health
-    /// check, no release check, no settings of its own. Use it with struct update syntax.
+    /// check, no release check, no headers kept, redirects followed, no settings of its
+    /// own. Use it with struct update syntax.
     pub const fn new(
         name: &'static str,
         env_prefix: &'static str,
@@ -462,6 +477,8 @@ impl Upstream {
                 query: &[],
             },
             release: None,
+            keep_headers: &[],
+            follow_redirects: true,
             settings: &[],
         }
     }

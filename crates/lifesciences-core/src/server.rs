@@ -15,10 +15,10 @@ use rmcp::handler::server::tool::{DynCallToolHandler, ToolCallContext};
 )]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ResultType,
-    ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, Implementation,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ResourceTemplate, ResultType, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -27,7 +27,7 @@ use crate::client::Env;
 use crate::config::{ConfigError, Upstream};
 use crate::notify::{self, Level, SessionLevel};
 use crate::provenance::{self, Provenance};
-use crate::schema;
+use crate::{records, schema};
 
 mod declared;
 
@@ -333,14 +333,13 @@ impl<S: McpServer> ServerHandler for Served<S> {
         reason = "MCP logging is deprecated in the newest protocol revision; clients of the previous revision still use it"
     )]
     fn get_info(&self) -> ServerConfig {
-        let builder = ServerCapabilities::builder()
+        // Resources: the server's own, and the full provenance records every server
+        // keeps (`provenance://…`, named by the answers that summarise theirs).
+        let capabilities = ServerCapabilities::builder()
             .enable_tools()
-            .enable_logging();
-        let capabilities = if S::RESOURCES.is_empty() {
-            builder.build()
-        } else {
-            builder.enable_resources().build()
-        };
+            .enable_logging()
+            .enable_resources()
+            .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(S::NAME, S::VERSION).with_title(S::TITLE))
             .with_instructions(S::INSTRUCTIONS)
@@ -369,7 +368,11 @@ impl<S: McpServer> ServerHandler for Served<S> {
             .await;
         match result {
             Ok(CallToolResponse::Complete(mut result)) if result.is_error != Some(true) => {
-                provenance::attach(&mut result, &read.provenance().await);
+                let (provenance, full) = read.provenance();
+                if let Some((id, full)) = full {
+                    records::keep(&id, &full);
+                }
+                provenance::attach(&mut result, &provenance);
                 Ok(CallToolResponse::Complete(result))
             }
             other => other,
@@ -428,12 +431,47 @@ impl<S: McpServer> ServerHandler for Served<S> {
         ))
     }
 
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new(
+                format!("{}{{id}}", provenance::RESOURCE_SCHEME),
+                "provenance",
+            )
+            .with_title("Full provenance record")
+            .with_description(
+                "The full record of an answer whose provenance was summarised: every \
+                 request in full. Its URI is the answer's `provenance.full`; kept for a day.",
+            )
+            .with_mime_type("application/json"),
+        ]))
+    }
+
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri.as_str();
+        if uri.starts_with(provenance::RESOURCE_SCHEME) {
+            return match records::full_record(uri).await {
+                Some(json) => Ok(ReadResourceResult::new(vec![
+                    ResourceContents::text(json.to_string(), uri)
+                        .with_mime_type("application/json"),
+                ])
+                .into()),
+                None => Err(ErrorData::resource_not_found(
+                    format!(
+                        "no provenance record {uri}: records are kept for a day; call the \
+                         tool again for a new one"
+                    ),
+                    Some(serde_json::json!({ "uri": uri })),
+                )),
+            };
+        }
         match S::RESOURCES.iter().find(|r| r.uri == uri) {
             Some(resource) => Ok(ReadResourceResult::new(vec![
                 ResourceContents::text((resource.text)(), uri).with_mime_type(resource.mime_type),

@@ -199,6 +199,32 @@ impl McpTestClient {
         (structured, provenance)
     }
 
+    /// [`call_ok_with_provenance`](Self::call_ok_with_provenance), repeated (20 ms apart,
+    /// for at most 5 s) until `database`'s entry names a release: a source's release is
+    /// looked up in the background once a call has read one of its answers, and never
+    /// waited for, so the first answers of a fresh process may name none. A repeat is
+    /// normally answered from the cache.
+    pub async fn call_ok_once_released(
+        &self,
+        name: &str,
+        arguments: Value,
+        database: &str,
+    ) -> (Value, Value) {
+        for _ in 0..250 {
+            let (answer, provenance) = self.call_ok_with_provenance(name, arguments.clone()).await;
+            let named = provenance["sources"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|s| s["database"] == database && s.get("release").is_some());
+            if named {
+                return (answer, provenance);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("{name}: {database}'s release was never named")
+    }
+
     /// Call a tool whose answer is a picture (declared `as picture`) that must succeed:
     /// returns its content blocks, after checking it has no structured content, an image
     /// (or an embedded SVG) and a text, and a line of provenance.
