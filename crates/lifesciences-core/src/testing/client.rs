@@ -64,8 +64,14 @@ impl McpTestClient {
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
         let server = tokio::spawn(async move {
             let (read, write) = tokio::io::split(server_io);
-            if let Err(e) =
-                crate::serve::serve_io(server, read, write, futures::future::pending()).await
+            if let Err(e) = crate::serve::serve_io(
+                server,
+                read,
+                write,
+                futures::future::pending(),
+                crate::serve::SHUTDOWN_GRACE,
+            )
+            .await
             {
                 tracing::debug!("test server ended: {e}");
             }
