@@ -566,6 +566,7 @@ async fn call_in_process<S: McpServer>(
         server_read,
         server_write,
         futures::future::pending(),
+        serve::SHUTDOWN_GRACE,
     ));
     let client = ().serve(client_io).await.map_err(|e| format!("cannot start the session: {e}"))?;
     let request = CallToolRequestParams::new(tool_name.to_owned()).with_arguments(arguments);

@@ -25,6 +25,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::client::Env;
 use crate::config::{ConfigError, Upstream};
+use crate::error::ApiError;
 use crate::notify::{self, Level, SessionLevel};
 use crate::provenance::{self, Provenance};
 use crate::{records, schema};
@@ -145,50 +146,136 @@ pub struct Served<S> {
     in_flight: InFlight,
 }
 
-/// The tool calls running in every session of one server, so a shutdown can let them
-/// finish before it closes the sessions.
+/// The tool calls running in every session of one server, and the shutdown of them: once
+/// [`stop`](Self::stop) begins, a new call is answered at once that the server is shutting
+/// down; the calls running get a grace period to finish, and each still running after it
+/// is answered so. Either way a call gets exactly one answer: its handler returns once.
 #[derive(Debug, Clone, Default)]
 pub struct InFlight(Arc<InFlightState>);
 
 #[derive(Debug, Default)]
 struct InFlightState {
-    running: std::sync::atomic::AtomicUsize,
-    idle: tokio::sync::Notify,
+    calls: Counter,
+    /// Set when the shutdown begins: new calls are not started.
+    stopping: std::sync::atomic::AtomicBool,
+    /// Cancelled when the grace period ends: the calls still running are answered.
+    cut: tokio_util::sync::CancellationToken,
 }
+
+/// How long the calls cut at the end of a shutdown's grace period get to hand over their
+/// answer: they only have to return, so this bounds a tool that holds its thread.
+const CUT_CALLS_RETURN: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl InFlight {
     /// How many tool calls are running.
     pub fn running(&self) -> usize {
-        self.0.running.load(std::sync::atomic::Ordering::SeqCst)
+        self.0.calls.count()
     }
 
     /// Wait until no tool call is running.
     pub async fn drained(&self) {
+        self.0.calls.drained().await;
+    }
+
+    /// Shut the calls down: from now on a new call is answered at once with
+    /// [`ApiError::ShuttingDown`]; the calls running get `grace` to finish, then each
+    /// still running is answered with it too. Returns when no call runs any more (or
+    /// a moment after the cut, should a tool hold its thread).
+    pub async fn stop(&self, grace: std::time::Duration) {
+        self.0
+            .stopping
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        let running = self.running();
+        if running == 0 {
+            return;
+        }
+        tracing::info!(
+            running,
+            "letting the tool calls in flight finish (at most {} s)",
+            grace.as_secs_f64()
+        );
+        if tokio::time::timeout(grace, self.drained()).await.is_ok() {
+            return;
+        }
+        tracing::warn!(
+            running = self.running(),
+            "tool calls still running after {} s: answering each that the server is shutting down",
+            grace.as_secs_f64()
+        );
+        self.0.cut.cancel();
+        if tokio::time::timeout(CUT_CALLS_RETURN, self.drained())
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                running = self.running(),
+                "tool calls did not hand over their answer; they are dropped"
+            );
+        }
+    }
+
+    /// Whether the shutdown has begun: a new call is not started.
+    fn stopping(&self) -> bool {
+        self.0.stopping.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Resolves when the calls still running are to be answered that the server is
+    /// shutting down.
+    async fn cut(&self) {
+        self.0.cut.cancelled().await;
+    }
+
+    fn start(&self) -> Counted {
+        self.0.calls.start()
+    }
+}
+
+/// A count of things under way (tool calls, answers being written), and a way to wait
+/// until there are none.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Counter(Arc<CounterState>);
+
+#[derive(Debug, Default)]
+struct CounterState {
+    count: std::sync::atomic::AtomicUsize,
+    idle: tokio::sync::Notify,
+}
+
+impl Counter {
+    /// How many are under way.
+    pub(crate) fn count(&self) -> usize {
+        self.0.count.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Wait until none is under way.
+    pub(crate) async fn drained(&self) {
         loop {
             let idle = self.0.idle.notified();
-            if self.running() == 0 {
+            if self.count() == 0 {
                 return;
             }
             idle.await;
         }
     }
 
-    fn start(&self) -> CallGuard {
+    /// One more under way, until the returned guard is dropped.
+    pub(crate) fn start(&self) -> Counted {
         self.0
-            .running
+            .count
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        CallGuard(self.clone())
+        Counted(self.clone())
     }
 }
 
-/// One running tool call; its end (answered, failed or dropped) is counted.
-struct CallGuard(InFlight);
+/// One thing under way; its end (done, failed or dropped) is counted.
+#[derive(Debug)]
+pub(crate) struct Counted(Counter);
 
-impl Drop for CallGuard {
+impl Drop for Counted {
     fn drop(&mut self) {
         let state = &(self.0).0;
         if state
-            .running
+            .count
             .fetch_sub(1, std::sync::atomic::Ordering::SeqCst)
             == 1
         {
@@ -327,30 +414,13 @@ impl<S: McpServer> Served<S> {
     }
 }
 
-impl<S: McpServer> ServerHandler for Served<S> {
-    #[expect(
-        deprecated,
-        reason = "MCP logging is deprecated in the newest protocol revision; clients of the previous revision still use it"
-    )]
-    fn get_info(&self) -> ServerConfig {
-        // Resources: the server's own, and the full provenance records every server
-        // keeps (`provenance://…`, named by the answers that summarise theirs).
-        let capabilities = ServerCapabilities::builder()
-            .enable_tools()
-            .enable_logging()
-            .enable_resources()
-            .build();
-        ServerConfig::new(capabilities)
-            .with_server_info(Implementation::new(S::NAME, S::VERSION).with_title(S::TITLE))
-            .with_instructions(S::INSTRUCTIONS)
-    }
-
-    async fn call_tool(
+impl<S: McpServer> Served<S> {
+    /// A tool call's answer: the tool's result, with its `provenance` when it succeeds.
+    async fn answer(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let _running = self.in_flight.start();
         let peer = context.peer.clone();
         let tool = request.name.clone();
         let call = ToolCallContext::new(&self.server, request, context);
@@ -376,6 +446,44 @@ impl<S: McpServer> ServerHandler for Served<S> {
                 Ok(CallToolResponse::Complete(result))
             }
             other => other,
+        }
+    }
+}
+
+impl<S: McpServer> ServerHandler for Served<S> {
+    #[expect(
+        deprecated,
+        reason = "MCP logging is deprecated in the newest protocol revision; clients of the previous revision still use it"
+    )]
+    fn get_info(&self) -> ServerConfig {
+        // Resources: the server's own, and the full provenance records every server
+        // keeps (`provenance://…`, named by the answers that summarise theirs).
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .enable_resources()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new(S::NAME, S::VERSION).with_title(S::TITLE))
+            .with_instructions(S::INSTRUCTIONS)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let _running = self.in_flight.start();
+        let shutting_down = || Ok(ApiError::ShuttingDown.to_call_tool_result().into());
+        if self.in_flight.stopping() {
+            return shutting_down();
+        }
+        // A call that ends as the shutdown's grace period runs out keeps its own answer:
+        // the answer comes first, and the handler returns once.
+        tokio::select! {
+            biased;
+            answer = self.answer(request, context) => answer,
+            () = self.in_flight.cut() => shutting_down(),
         }
     }
 

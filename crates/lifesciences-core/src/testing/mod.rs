@@ -36,12 +36,12 @@ pub mod redis;
 mod server;
 mod strict;
 
-#[cfg(unix)]
-pub use client::assert_stops_on_sigterm;
 pub use client::{
     LogListener, McpTestClient, assert_binary_speaks_mcp, assert_binary_speaks_mcp_with_stderr,
     run_check,
 };
+#[cfg(unix)]
+pub use client::{assert_sigterm_answers_the_call_in_flight, assert_stops_on_sigterm};
 pub use definitions::{
     AVERAGE_BUDGET_BYTES, Catalog, OUTPUT_AVERAGE_BUDGET_BYTES, TOOL_BUDGET_BYTES,
     assert_catalog_budget, assert_output_budget, assert_tool_definitions,
