@@ -88,6 +88,38 @@ async fn output_schemas_never_promise_null_except_for_the_two_pagination_fields(
     client.close().await;
 }
 
+/// Every output schema requires `provenance`, served as its skeleton: each field every
+/// source entry holds, defined by its type (a strict client refuses a `required` field
+/// the schema does not define).
+#[tokio::test]
+async fn the_served_provenance_defines_every_field_it_requires() {
+    let (_upstream, client) = setup().await;
+    for tool in client.tools().await {
+        let Some(output) = tool.output_schema.as_ref() else {
+            continue;
+        };
+        assert_eq!(
+            output["properties"]["provenance"],
+            json!({
+                "type": "object",
+                "properties": {"sources": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "database": {"type": "string"},
+                        "requests": {"type": "array"},
+                        "retrieved_at": {"type": "string"}
+                    },
+                    "required": ["database", "requests", "retrieved_at"]
+                }}},
+                "required": ["sources"]
+            }),
+            "{}",
+            tool.name
+        );
+    }
+    client.close().await;
+}
+
 #[tokio::test]
 async fn a_lookup_returns_structured_content_without_nulls() {
     let (upstream, client) = setup().await;
