@@ -505,3 +505,68 @@ mod misnamed {
         assert_tool_definitions::<Misnamed>();
     }
 }
+
+/// A tool whose output schema a strict client would not compile fails the definitions
+/// check, as it would fail every call of the TypeScript clients.
+mod not_strict {
+    use lifesciences_core::rmcp::{Json, tool};
+    use lifesciences_core::schemars::{self, JsonSchema};
+    use lifesciences_core::testing::assert_tool_definitions;
+    use lifesciences_core::{ApiError, ConfigError, Env, McpServer, Parameters};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Clone)]
+    struct Loose;
+
+    /// Arguments of `loose_measure`.
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct MeasureArgs {
+        /// The sequence to measure, as its identifier (e.g. `ENSG00000141510`).
+        sequence: String,
+    }
+
+    /// A length.
+    #[derive(Serialize, JsonSchema)]
+    struct Length {
+        /// How long, in base pairs.
+        #[schemars(extend("x-unit" = "bp"))]
+        bases: u64,
+    }
+
+    impl Loose {
+        /// Measures. Example: `{"sequence": "ENSG00000141510"}`.
+        #[tool(
+            title = "Measure",
+            annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
+        )]
+        async fn loose_measure(
+            &self,
+            Parameters(args): Parameters<MeasureArgs>,
+        ) -> Result<Json<Length>, ApiError> {
+            let bases = args?.sequence.len() as u64;
+            Ok(Json(Length { bases }))
+        }
+    }
+
+    impl McpServer for Loose {
+        const NAME: &'static str = "loose";
+        const TITLE: &'static str = "Loose";
+        const VERSION: &'static str = "0";
+        const INSTRUCTIONS: &'static str = "Loose.";
+        fn from_env(_env: &Env) -> Result<Self, ConfigError> {
+            Ok(Self)
+        }
+        lifesciences_core::tools![loose_measure];
+    }
+
+    #[test]
+    #[should_panic(
+        expected = "loose_measure: the output schema does not compile strictly \
+        (ajv 2020-12 in strict mode refuses it, and with it every call of the TypeScript \
+        clients):\n  at #/properties/bases: unknown keyword \"x-unit\""
+    )]
+    fn an_output_schema_a_strict_client_refuses_fails() {
+        assert_tool_definitions::<Loose>();
+    }
+}
