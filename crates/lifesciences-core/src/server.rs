@@ -693,24 +693,18 @@ fn prepare<S: Send + Sync + 'static>(mut router: ToolRouter<S>, lean: bool) -> T
 }
 
 /// `output` with the `provenance` every successful result carries (core adds it to the
-/// result, see [`provenance`]), required. Served (`lean`), it says only what every
-/// source entry holds, since it is the same in every tool and takes a few hundred bytes
-/// written out in full; `docs/tools.md` and `docs/design.md` have the whole of it.
+/// result, see [`provenance`]), required. Served (`lean`), it is the skeleton of
+/// [`Provenance`] (see [`schema::skeleton`]): the required fields, each defined by its
+/// type only, since it is the same in every tool and takes a few hundred bytes written out
+/// in full; a field made required there is served without a word here. `docs/tools.md`
+/// and `docs/design.md` have the whole of it.
 fn with_provenance(output: &rmcp::model::JsonObject, lean: bool) -> rmcp::model::JsonObject {
     let mut output = output.clone();
+    let full = (*rmcp::handler::server::common::schema_for_output::<Provenance>()).clone();
     let mut schema = if lean {
-        match serde_json::json!({
-            "type": "object",
-            "properties": {"sources": {"type": "array", "items": {
-                "type": "object", "required": ["database", "requests", "retrieved_at"]
-            }}},
-            "required": ["sources"]
-        }) {
-            serde_json::Value::Object(served) => served,
-            _ => serde_json::Map::new(),
-        }
+        schema::skeleton(&schema::tighten(&full))
     } else {
-        (*rmcp::handler::server::common::schema_for_output::<Provenance>()).clone()
+        full
     };
     schema.remove("$schema");
     // Its definitions join the tool's, where `schema::tighten` writes them in place.

@@ -156,9 +156,9 @@ impl McpTestClient {
         names
     }
 
-    /// `tools/call`; a JSON-RPC error fails the test, and so does a result a strict
-    /// client would refuse (structured content that does not match the output schema, or
-    /// an error result with structured content).
+    /// `tools/call`; a JSON-RPC error fails the test, and so does what a strict client
+    /// would refuse: a tool whose schemas do not compile strictly, structured content that
+    /// does not match the output schema, or an error result with structured content.
     pub async fn call(&self, name: &str, arguments: Value) -> CallToolResult {
         let arguments = match arguments {
             Value::Object(map) => map,
