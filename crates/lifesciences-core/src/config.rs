@@ -33,6 +33,10 @@ pub const ENV_REDIS_URL: &str = "LIFESCIENCES_REDIS_URL";
 pub const ENV_OFFLINE: &str = "LIFESCIENCES_OFFLINE";
 /// `LIFESCIENCES_CACHE_MAX_MB`: the most the embedded store keeps, in MB.
 pub const ENV_CACHE_MAX_MB: &str = "LIFESCIENCES_CACHE_MAX_MB";
+/// `LIFESCIENCES_CONTACT`: an e-mail address (or URL) sent in every request's
+/// `User-Agent`, so an upstream that sees trouble can reach whoever runs the server
+/// (UniProt and NCBI ask programs for one).
+pub const ENV_CONTACT: &str = "LIFESCIENCES_CONTACT";
 
 /// The proxy variables, read as curl reads them: upper case first, then lower case; the
 /// scheme's own variable first, then `ALL_PROXY`.
@@ -532,6 +536,11 @@ pub const GLOBAL_VARIABLES: &[(&str, &str, &str)] = &[
         "a Redis shared by every replica of a fleet (`redis://host:6379`, `unix:///run/redis.sock`), in place of the store file; Redis down never fails a call",
     ),
     (
+        ENV_CONTACT,
+        "unset",
+        "an e-mail address or URL added to the `User-Agent` of every upstream request (`lifesciences-mcp/<version> (+<project URL>; <contact>)`), so an upstream can reach whoever runs the server",
+    ),
+    (
         ENV_OFFLINE,
         "unset",
         "`1` (or `0`): answer only from the store, whatever an answer's age, and never ask an upstream",
@@ -744,9 +753,21 @@ pub struct SourceConfig {
     settings: Vec<(&'static str, String)>,
 }
 
-/// The User-Agent every source sends unless told otherwise: `lifesciences-mcp/<version>`.
+/// The User-Agent every source sends unless told otherwise:
+/// `lifesciences-mcp/<version> (+<project URL>)`, the project being where an upstream can
+/// find who calls it.
 pub fn default_user_agent() -> String {
-    format!("lifesciences-mcp/{}", env!("CARGO_PKG_VERSION"))
+    user_agent(None)
+}
+
+/// The User-Agent, with `contact` (see [`ENV_CONTACT`]) after the project URL.
+fn user_agent(contact: Option<&str>) -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    let project = env!("CARGO_PKG_REPOSITORY");
+    match contact {
+        Some(contact) => format!("lifesciences-mcp/{version} (+{project}; {contact})"),
+        None => format!("lifesciences-mcp/{version} (+{project})"),
+    }
 }
 
 impl SourceConfig {
@@ -918,6 +939,18 @@ impl SourceConfig {
             } else {
                 global
             };
+        }
+        if let Some(contact) = get(ENV_CONTACT) {
+            // Header-safe and short: printable ASCII only, at most 200 characters.
+            let contact: String = contact
+                .trim()
+                .chars()
+                .filter(|c| c.is_ascii_graphic() || *c == ' ')
+                .take(200)
+                .collect();
+            if !contact.is_empty() {
+                self.user_agent = user_agent(Some(&contact));
+            }
         }
         if let Some(ttl) = get(ENV_CACHE_TTL_SECS) {
             self.cache_ttl =

@@ -178,6 +178,16 @@ pub enum ApiError {
     /// after the shutdown began. `UPSTREAM_ERROR`, since the upstream had not answered.
     #[error("the server is shutting down; the call ended before its upstream answered")]
     ShuttingDown,
+    /// The upstream answered, but with trouble only its source's client can word (a
+    /// job the upstream ran failed, or did not finish in the time allowed):
+    /// `UPSTREAM_ERROR` with the client's message and hint.
+    #[error("{upstream}: {}", .guidance.message)]
+    UpstreamSaid {
+        /// Name of the source, e.g. "UniProt".
+        upstream: String,
+        /// What happened and what to do next.
+        guidance: Guidance,
+    },
 }
 
 impl Guidance {
@@ -239,6 +249,20 @@ impl ApiError {
         self
     }
 
+    /// `UPSTREAM_ERROR` in a source client's own words: the upstream answered, but with
+    /// trouble no status says (a job it ran failed or is still running). `message` names
+    /// the source and what happened; `hint` what to do next.
+    pub fn upstream_said(
+        upstream: impl Into<String>,
+        message: impl Into<String>,
+        hint: impl Into<String>,
+    ) -> Self {
+        Self::UpstreamSaid {
+            upstream: upstream.into(),
+            guidance: Guidance::new(message, hint, None),
+        }
+    }
+
     /// Replace the recovery hint of a caller-mistake error (ignored for upstream errors).
     #[must_use]
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
@@ -257,7 +281,8 @@ impl ApiError {
             Self::RateLimited { .. }
             | Self::Upstream { .. }
             | Self::Relayed(_)
-            | Self::ShuttingDown => None,
+            | Self::ShuttingDown
+            | Self::UpstreamSaid { .. } => None,
         }
     }
 
@@ -269,7 +294,9 @@ impl ApiError {
             Self::AmbiguousQuery(_) => ErrorCode::AmbiguousQuery,
             Self::InvalidInput(_) => ErrorCode::InvalidInput,
             Self::RateLimited { .. } => ErrorCode::RateLimited,
-            Self::Upstream { .. } | Self::ShuttingDown => ErrorCode::UpstreamError,
+            Self::Upstream { .. } | Self::ShuttingDown | Self::UpstreamSaid { .. } => {
+                ErrorCode::UpstreamError
+            }
             Self::Relayed(body) => body.code,
         }
     }
@@ -386,6 +413,14 @@ impl ApiError {
                 }
             }
             Self::Relayed(body) => (**body).clone(),
+            Self::UpstreamSaid { guidance, .. } => ErrorBody {
+                code: ErrorCode::UpstreamError,
+                message: guidance.message.clone(),
+                recovery_hint: guidance.recovery_hint.clone(),
+                invalid_input: guidance.invalid_input.clone(),
+                retry_after_secs: None,
+                suggestions: guidance.suggestions.clone(),
+            },
             Self::ShuttingDown => ErrorBody {
                 code: ErrorCode::UpstreamError,
                 message: "This server is shutting down and stopped the call before the \
