@@ -9,7 +9,8 @@
 //! error envelopes, cursors, cross-references, and the command line with its stdio and
 //! Streamable HTTP transports and its `check` of the upstreams.
 //!
-//! Modules depend downwards only: `notify`, `provenance`, `chores`, `version` ← `config` ←
+//! Modules depend downwards only: `notify`, `provenance`, `principal`, `chores`, `version` ←
+//! `config` ←
 //! `error` ← `store` ← `records`, `http` ← `client` ← `server` ← `serve` ← `cli`.
 
 pub mod args;
@@ -22,6 +23,7 @@ pub mod envelope;
 pub mod error;
 pub mod http;
 pub mod notify;
+pub mod principal;
 pub mod provenance;
 pub mod records;
 pub mod reply;
