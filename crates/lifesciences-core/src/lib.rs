@@ -9,9 +9,9 @@
 //! error envelopes, cursors, cross-references, and the command line with its stdio and
 //! Streamable HTTP transports and its `check` of the upstreams.
 //!
-//! Modules depend downwards only: `notify`, `provenance`, `principal`, `chores`, `version` ←
-//! `config` ←
-//! `error` ← `store` ← `records`, `http` ← `client` ← `server` ← `serve` ← `cli`.
+//! Modules depend downwards only: `notify`, `provenance`, `principal`, `chores`,
+//! `version` ← `config` ← `error` ← `store` ← `records`, `http` ← `client` ← `server` ←
+//! `serve` ← `cli`.
 
 pub mod args;
 pub mod chores;
