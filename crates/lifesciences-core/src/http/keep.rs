@@ -106,7 +106,8 @@ impl Fetched {
 }
 
 /// Where an answer goes once a caller has read it: this process's cache (under its key),
-/// the store (under its store key), and the store's lock on the request to give back.
+/// the store (under its store key, written in the background), and the store's lock on
+/// the request to give back once it is written.
 #[derive(Debug)]
 pub(super) struct Pending {
     pub(super) key: Arc<str>,
@@ -154,18 +155,27 @@ impl HttpClient {
             };
             cache.insert(Arc::clone(&pending.key), kept).await;
         }
-        let store = &self.inner.store;
-        if let Some(store_key) = &pending.store_key {
-            shared::keep(store, store_key, &fetched.stored()).await;
-        }
+        // The store's copy and the lock go in the background: the answer does not wait
+        // for a write another process may never read. The lock is given back after the
+        // write, so a process waiting on it finds the answer.
+        let stored = pending.store_key.clone().map(|key| (key, fetched.stored()));
         let lock = pending
             .lock
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .take();
-        if let Some(lock) = lock {
-            lock.release().await;
+        if stored.is_none() && lock.is_none() {
+            return;
         }
+        let store = Arc::clone(&self.inner.store);
+        crate::chores::spawn(async move {
+            if let Some((key, stored)) = stored {
+                shared::keep(&store, &key, &stored).await;
+            }
+            if let Some(lock) = lock {
+                lock.release().await;
+            }
+        });
     }
 
     /// Stop serving the answer under `key` (it turned out unreadable), here and in the
