@@ -59,6 +59,12 @@ pub enum UpstreamFailure {
     /// Not asked: the server runs offline (`LIFESCIENCES_OFFLINE=1`) and its store holds
     /// no answer to this request.
     Offline,
+    /// Not asked: the caller already has as many requests waiting for this source's
+    /// turns as one caller may (see `http/fair.rs`); worth asking again after `retry_after`.
+    Queued {
+        waiting: usize,
+        retry_after: Duration,
+    },
 }
 
 impl UpstreamFailure {
@@ -92,9 +98,11 @@ impl UpstreamFailure {
         match self {
             Self::Status { status, .. } => matches!(status, 429 | 500 | 502 | 503 | 504),
             Self::Timeout { .. } | Self::Connect { .. } | Self::Transport { .. } => true,
-            Self::TooLarge { .. } | Self::Decode { .. } | Self::Redirect { .. } | Self::Offline => {
-                false
-            }
+            Self::TooLarge { .. }
+            | Self::Decode { .. }
+            | Self::Redirect { .. }
+            | Self::Offline
+            | Self::Queued { .. } => false,
         }
     }
 
@@ -109,6 +117,7 @@ impl UpstreamFailure {
             Self::Decode { .. } => "an unreadable body".to_owned(),
             Self::Redirect { .. } => "a redirect elsewhere".to_owned(),
             Self::Offline => "offline, not stored".to_owned(),
+            Self::Queued { waiting, .. } => format!("not queued: {waiting} waiting"),
         }
     }
 
@@ -116,6 +125,7 @@ impl UpstreamFailure {
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
             Self::Status { retry_after, .. } => *retry_after,
+            Self::Queued { retry_after, .. } => Some(*retry_after),
             _ => None,
         }
     }
@@ -178,6 +188,17 @@ pub enum ApiError {
     /// after the shutdown began. `UPSTREAM_ERROR`, since the upstream had not answered.
     #[error("the server is shutting down; the call ended before its upstream answered")]
     ShuttingDown,
+    /// The caller already had as many requests waiting for the source's turns as one
+    /// caller may: this call was not queued. `RATE_LIMITED`.
+    #[error("{waiting} requests already waiting for {upstream}")]
+    Queued {
+        /// Name of the source, e.g. "Ensembl".
+        upstream: String,
+        /// How many of the caller's requests were waiting.
+        waiting: usize,
+        /// When asking again is worth it.
+        retry_after: Duration,
+    },
     /// The upstream answered, but with trouble only its source's client can word (a
     /// job the upstream ran failed, or did not finish in the time allowed):
     /// `UPSTREAM_ERROR` with the client's message and hint.
@@ -279,6 +300,7 @@ impl ApiError {
             | Self::AmbiguousQuery(g)
             | Self::InvalidInput(g) => Some(g),
             Self::RateLimited { .. }
+            | Self::Queued { .. }
             | Self::Upstream { .. }
             | Self::Relayed(_)
             | Self::ShuttingDown
@@ -293,7 +315,7 @@ impl ApiError {
             Self::EntityNotFound(_) => ErrorCode::EntityNotFound,
             Self::AmbiguousQuery(_) => ErrorCode::AmbiguousQuery,
             Self::InvalidInput(_) => ErrorCode::InvalidInput,
-            Self::RateLimited { .. } => ErrorCode::RateLimited,
+            Self::RateLimited { .. } | Self::Queued { .. } => ErrorCode::RateLimited,
             Self::Upstream { .. } | Self::ShuttingDown | Self::UpstreamSaid { .. } => {
                 ErrorCode::UpstreamError
             }
@@ -307,7 +329,7 @@ impl ApiError {
     /// not merely unhelpful about one record.
     pub fn is_transient(&self) -> bool {
         match self {
-            Self::RateLimited { .. } => true,
+            Self::RateLimited { .. } | Self::Queued { .. } => true,
             Self::Upstream { failure, .. } => failure.is_transient(),
             Self::Relayed(body) => body.code == ErrorCode::RateLimited,
             _ => false,
@@ -326,6 +348,14 @@ impl ApiError {
             } => Self::RateLimited {
                 upstream: upstream.to_owned(),
                 retry_after: retry_after.unwrap_or(Duration::from_secs(5)),
+            },
+            UpstreamFailure::Queued {
+                waiting,
+                retry_after,
+            } => Self::Queued {
+                upstream: upstream.to_owned(),
+                waiting,
+                retry_after,
             },
             failure => Self::Upstream {
                 upstream: upstream.to_owned(),
@@ -391,6 +421,28 @@ impl ApiError {
                     recovery_hint: format!(
                         "Wait {secs} second(s) before calling this tool again, and make \
                          fewer parallel calls to {upstream}."
+                    ),
+                    invalid_input: None,
+                    retry_after_secs: Some(secs),
+                    suggestions: Vec::new(),
+                }
+            }
+            Self::Queued {
+                upstream,
+                waiting,
+                retry_after,
+            } => {
+                let secs = whole_seconds(*retry_after);
+                ErrorBody {
+                    code: ErrorCode::RateLimited,
+                    message: format!(
+                        "{waiting} of your requests are already waiting for their turn at \
+                         {upstream}: this call was not queued, so that your own calls do not \
+                         wait ever longer."
+                    ),
+                    recovery_hint: format!(
+                        "Wait {secs} second(s), then call again; make fewer parallel calls \
+                         to {upstream}."
                     ),
                     invalid_input: None,
                     retry_after_secs: Some(secs),
@@ -516,6 +568,10 @@ fn describe_upstream(upstream: &str, failure: &UpstreamFailure, attempts: u32) -
                 limit / (1024 * 1024)
             ),
             "Narrow the request (a smaller limit, page size or region) and call again.".to_owned(),
+        ),
+        UpstreamFailure::Queued { waiting, .. } => (
+            format!("{waiting} requests were already waiting for {upstream}: not queued."),
+            format!("Call again in a few seconds, with fewer calls to {upstream} at once."),
         ),
         UpstreamFailure::Offline => (
             format!(

@@ -14,6 +14,7 @@ mod answer;
 mod body;
 mod build;
 mod coalesce;
+mod fair;
 mod keep;
 mod probe;
 mod release;
@@ -117,6 +118,8 @@ struct Inner {
     permits: Semaphore,
     cache: Option<moka::future::Cache<Arc<str>, Fetched>>,
     inflight: Coalescer<Fetched>,
+    /// Whose request goes next, principal by principal (`fair.rs`).
+    fair: fair::Fair,
     /// The data release the source serves, as far as this process knows (`release.rs`).
     release: release::Release,
     /// Set when the upstream answered 429 or 503 with `Retry-After`: no request to this
@@ -192,6 +195,7 @@ impl HttpClient {
                 budget,
                 cache,
                 inflight: Coalescer::default(),
+                fair: fair::Fair::default(),
                 release: release::Release::default(),
                 paused: Mutex::new(None),
                 store,
@@ -628,16 +632,61 @@ impl HttpClient {
         let client = self.reqwest().map_err(|detail| UpstreamFailure::Connect {
             detail: detail.to_owned(),
         })?;
-        let _slot = self
-            .inner
-            .permits
-            .acquire()
-            .await
-            .map_err(|_| UpstreamFailure::Transport {
-                detail: "the client is shutting down".into(),
-            })?;
-        self.wait_out_pause().await?;
-        let permit = self.inner.budget.permit(config.retry.max_delay).await?;
+        // The principal's turn first (`fair.rs`): only the request holding it waits for a
+        // concurrency slot and a rate permit, so permits go to principals in turn.
+        let principal = crate::principal::current();
+        let place = self.inner.fair.join(&principal).map_err(|full| {
+            // As long as the queue ahead takes at this source's rate.
+            let secs = (full.waiting as f64 / config.rate_per_second)
+                .ceil()
+                .max(1.0);
+            UpstreamFailure::Queued {
+                waiting: full.waiting,
+                retry_after: Duration::from_secs_f64(secs),
+            }
+        })?;
+        let (_slot, permit) = loop {
+            place.turn().await;
+            let slot =
+                self.inner
+                    .permits
+                    .acquire()
+                    .await
+                    .map_err(|_| UpstreamFailure::Transport {
+                        detail: "the client is shutting down".into(),
+                    })?;
+            self.wait_out_pause().await?;
+            let share = store::Share {
+                principal: principal.name.to_string(),
+                weight: principal.weight,
+                waiting: self
+                    .inner
+                    .fair
+                    .waiting()
+                    .into_iter()
+                    .filter(|(name, _)| *name != principal.name)
+                    .map(|(name, weight)| (name.to_string(), weight))
+                    .collect(),
+            };
+            match self
+                .inner
+                .budget
+                .permit_as(config.retry.max_delay, &share)
+                .await?
+            {
+                Ok(permit) => {
+                    place.granted();
+                    break (slot, permit);
+                }
+                // The store keeps this principal's share for others waiting elsewhere:
+                // another principal here may go meanwhile.
+                Err(wait) => {
+                    drop(slot);
+                    place.defer(wait);
+                }
+            }
+        };
+        drop(place);
 
         let started = std::time::Instant::now();
         let mut request = client

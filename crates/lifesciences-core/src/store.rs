@@ -88,6 +88,67 @@ pub(crate) struct Rule {
     pub(crate) hold: Duration,
 }
 
+/// On whose behalf a permit is asked, for a fair share of the budget among principals:
+/// the principal (and its weight), and the principals waiting for the same host on this
+/// process (so every process knows who is owed a share). A principal's share of a window
+/// is `allowed × weight / Σ weights` of the principals waiting anywhere; one alone gets it
+/// all, and a share no one waiting claims goes to whoever asks (work-conserving).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Share {
+    pub(crate) principal: String,
+    pub(crate) weight: u32,
+    pub(crate) waiting: Vec<(String, u32)>,
+}
+
+impl Share {
+    /// A request on nobody's behalf in particular (the health probe, a test).
+    pub(crate) fn anyone() -> Self {
+        Self {
+            principal: "anonymous".to_owned(),
+            weight: 1,
+            waiting: Vec::new(),
+        }
+    }
+
+    /// `name` as a store keeps it beside a ticket: without the separator.
+    pub(crate) fn key(name: &str) -> String {
+        name.replace(SEPARATOR, " ")
+    }
+}
+
+/// Separates a principal's name from the rest in a ticket or an active entry.
+pub(crate) const SEPARATOR: char = '\u{1f}';
+/// How long a principal counts as waiting after a process last said so.
+pub(crate) const ACTIVE_FOR: Duration = Duration::from_millis(500);
+/// How soon a principal told its share is spent asks again.
+pub(crate) const SHARE_RETRY: Duration = Duration::from_millis(25);
+
+/// Whether `principal` may take a permit of a window with room: it is below its share of
+/// the `allowed` requests (by the weights of the principals waiting), or no other
+/// waiting principal is below theirs. `counts` are the requests each principal has
+/// counted in the window. The Redis script applies the same rule.
+pub(crate) fn within_share(
+    allowed: u32,
+    principal: &str,
+    counts: &std::collections::HashMap<String, u32>,
+    weights: &std::collections::HashMap<String, u32>,
+) -> bool {
+    let total: u32 = weights.values().sum();
+    if total == 0 {
+        return true;
+    }
+    let below = |who: &str| {
+        let weight = weights.get(who).copied().unwrap_or(1);
+        // counts[who] < allowed × weight / total, in integers.
+        u64::from(counts.get(who).copied().unwrap_or(0)) * u64::from(total)
+            < u64::from(allowed) * u64::from(weight)
+    };
+    below(principal)
+        || !weights
+            .keys()
+            .any(|other| other.as_str() != principal && below(other))
+}
+
 /// What asking for a permit gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Permit {
@@ -96,6 +157,9 @@ pub(crate) enum Permit {
     Granted { ticket: String },
     /// The window is full: ask again after at most this long.
     Wait(Duration),
+    /// The window has room, but this principal has its share while another waiting
+    /// principal is owed theirs: let another principal go, and ask again after this long.
+    Share(Duration),
     /// The upstream asked every client to wait (`Retry-After` on a 429 or 503): this long
     /// is left, asked for with this status.
     Paused { left: Duration, status: u16 },
@@ -114,9 +178,11 @@ pub(crate) trait Backend: Send + Sync + 'static {
     fn put<'a>(&'a self, key: &'a str, stored: &'a Stored) -> StoreFuture<'a, ()>;
     /// Drop what is kept under `key` (an answer that turned out unreadable).
     fn forget<'a>(&'a self, key: &'a str) -> StoreFuture<'a, ()>;
-    /// Ask for a permit to send one request to `host` under `rule`: first any pause of
-    /// that host, then the sliding window.
-    fn permit<'a>(&'a self, host: &'a str, rule: Rule) -> StoreFuture<'a, Permit>;
+    /// Ask for a permit to send one request to `host` under `rule` on behalf of `share`:
+    /// first any pause of that host, then the sliding window, then the principal's share
+    /// of it (see [`Share`]).
+    fn permit<'a>(&'a self, host: &'a str, rule: Rule, share: &'a Share)
+    -> StoreFuture<'a, Permit>;
     /// The answer of the request granted `ticket` came back (or it failed): from now on
     /// it counts for one more window only.
     fn answered<'a>(&'a self, host: &'a str, ticket: &'a str) -> StoreFuture<'a, ()>;

@@ -17,7 +17,7 @@ use tokio::time::Instant;
 
 use super::window::{SlidingWindow, Ticket};
 use crate::error::UpstreamFailure;
-use crate::store::{Permit, Rule, Shared, Stored};
+use crate::store::{Permit, Rule, Share, Shared, Stored};
 
 /// How often a request waiting for a permit asks the store again while the window is held
 /// by requests in flight (their answers may free it any moment).
@@ -90,10 +90,27 @@ impl Budget {
         }
     }
 
-    /// Wait for a permit. A pause the upstream asked every client for (seen in the store)
-    /// longer than `max_pause` is not waited out: the request fails at once as the answer
-    /// that asked for it did.
+    /// Wait for a permit, on nobody's behalf in particular (the health probe). A pause the
+    /// upstream asked every client for (seen in the store) longer than `max_pause` is not
+    /// waited out: the request fails at once as the answer that asked for it did.
     pub(crate) async fn permit(&self, max_pause: Duration) -> Result<Granted<'_>, UpstreamFailure> {
+        loop {
+            match self.permit_as(max_pause, &Share::anyone()).await? {
+                Ok(granted) => return Ok(granted),
+                Err(wait) => tokio::time::sleep(wait).await,
+            }
+        }
+    }
+
+    /// Wait for a permit on behalf of `share`'s principal: granted, or (`Err`) its share of
+    /// the store's window is spent while another waiting principal is owed theirs; the
+    /// caller lets another principal go and asks again after the wait. Pauses as for
+    /// [`permit`](Self::permit).
+    pub(crate) async fn permit_as(
+        &self,
+        max_pause: Duration,
+        fair: &Share,
+    ) -> Result<Result<Granted<'_>, Duration>, UpstreamFailure> {
         loop {
             let shared = self.store.in_use();
             let share = if self.store.configured() && !shared {
@@ -112,10 +129,10 @@ impl Budget {
             }
             if !shared {
                 self.after_switch(false).await;
-                return Ok(Granted {
+                return Ok(Ok(Granted {
                     _local: local,
                     shared: None,
-                });
+                }));
             }
             let (allowed, window) = self.local.rule();
             let rule = Rule {
@@ -124,14 +141,23 @@ impl Budget {
                 hold: self.hold,
             };
             loop {
-                match self.store.run_if_up(|b| b.permit(&self.key, rule)).await {
+                match self
+                    .store
+                    .run_if_up(|b| b.permit(&self.key, rule, fair))
+                    .await
+                {
                     Some(Permit::Granted { ticket }) => {
                         let granted = Granted {
                             _local: local,
                             shared: Some((Arc::clone(&self.store), self.key.clone(), ticket)),
                         };
                         self.after_switch(true).await;
-                        return Ok(granted);
+                        return Ok(Ok(granted));
+                    }
+                    // Room, but for another principal: this one's local ticket goes back.
+                    Some(Permit::Share(wait)) => {
+                        drop(local);
+                        return Ok(Err(wait));
                     }
                     // Longer than a window: a request in flight holds it; ask again soon.
                     Some(Permit::Wait(wait)) => {
@@ -387,7 +413,12 @@ mod tests {
         fn forget<'a>(&'a self, _key: &'a str) -> StoreFuture<'a, ()> {
             self.op(())
         }
-        fn permit<'a>(&'a self, _host: &'a str, _rule: Rule) -> StoreFuture<'a, Permit> {
+        fn permit<'a>(
+            &'a self,
+            _host: &'a str,
+            _rule: Rule,
+            _share: &'a Share,
+        ) -> StoreFuture<'a, Permit> {
             if !self.down.load(Ordering::SeqCst) {
                 self.granted.fetch_add(1, Ordering::SeqCst);
             }

@@ -8,7 +8,21 @@ use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
 
-use super::{Backend, Members, Permit, Rule, Stored, epoch_ms, from_epoch_ms};
+use super::{Backend, Members, Permit, Rule, Share, Stored, epoch_ms, from_epoch_ms};
+
+static ANYONE: std::sync::LazyLock<Share> = std::sync::LazyLock::new(Share::anyone);
+
+pub(super) fn anyone() -> Share {
+    Share::anyone()
+}
+
+fn share(principal: &str, waiting: &[&str]) -> Share {
+    Share {
+        principal: principal.to_owned(),
+        weight: 1,
+        waiting: waiting.iter().map(|w| ((*w).to_owned(), 1)).collect(),
+    }
+}
 
 /// Every property below, in turn, on `a` and `b`: two backends of the same store.
 pub(super) async fn conformance(a: &dyn Backend, b: &dyn Backend) {
@@ -20,6 +34,7 @@ pub(super) async fn conformance(a: &dyn Backend, b: &dyn Backend) {
     a_pause_ends_when_its_time_is_up(a).await;
     a_lock_is_held_once_until_given_back_or_its_hold_is_over(a, b).await;
     members_are_counted_while_they_beat(a, b).await;
+    principals_waiting_anywhere_share_the_window(a, b).await;
 }
 
 fn rule(allowed: u32) -> Rule {
@@ -61,7 +76,8 @@ async fn permits_never_exceed_the_window(a: &dyn Backend, b: &dyn Backend) {
     let mut granted = 0;
     for i in 0..10 {
         let store = if i % 2 == 0 { a } else { b };
-        if let Permit::Granted { ticket } = store.permit("turns", rule(3)).await.unwrap() {
+        if let Permit::Granted { ticket } = store.permit("turns", rule(3), &anyone()).await.unwrap()
+        {
             granted += 1;
             store.answered("turns", &ticket).await.unwrap();
         }
@@ -69,7 +85,7 @@ async fn permits_never_exceed_the_window(a: &dyn Backend, b: &dyn Backend) {
     assert_eq!(granted, 3);
 
     // All at once, from both: still the budget, and a distinct ticket each.
-    let asks = (0..20).map(|i| if i % 2 == 0 { a } else { b }.permit("at-once", rule(4)));
+    let asks = (0..20).map(|i| if i % 2 == 0 { a } else { b }.permit("at-once", rule(4), &ANYONE));
     let mut tickets: Vec<String> = futures::future::join_all(asks)
         .await
         .into_iter()
@@ -84,18 +100,19 @@ async fn permits_never_exceed_the_window(a: &dyn Backend, b: &dyn Backend) {
 
     // Another host has its own budget.
     assert!(matches!(
-        a.permit("own-budget", rule(3)).await.unwrap(),
+        a.permit("own-budget", rule(3), &anyone()).await.unwrap(),
         Permit::Granted { .. }
     ));
 }
 
 /// A granted request counts until its hold is over; once answered, for one window.
 async fn an_unanswered_request_keeps_counting(a: &dyn Backend, b: &dyn Backend) {
-    let Permit::Granted { ticket } = a.permit("in-flight", rule(1)).await.unwrap() else {
+    let Permit::Granted { ticket } = a.permit("in-flight", rule(1), &anyone()).await.unwrap()
+    else {
         panic!("the first permit is granted");
     };
     // In flight: the next permit waits until the hold is over.
-    let Permit::Wait(wait) = b.permit("in-flight", rule(1)).await.unwrap() else {
+    let Permit::Wait(wait) = b.permit("in-flight", rule(1), &anyone()).await.unwrap() else {
         panic!("a second permit waits");
     };
     assert!(
@@ -104,13 +121,13 @@ async fn an_unanswered_request_keeps_counting(a: &dyn Backend, b: &dyn Backend) 
     );
     // Answered: the wait is one window from the answer at most.
     a.answered("in-flight", &ticket).await.unwrap();
-    let Permit::Wait(wait) = b.permit("in-flight", rule(1)).await.unwrap() else {
+    let Permit::Wait(wait) = b.permit("in-flight", rule(1), &anyone()).await.unwrap() else {
         panic!("still within the window");
     };
     assert!(wait <= Duration::from_millis(1000), "{wait:?}");
     // Answering twice does not make it count longer.
     a.answered("in-flight", &ticket).await.unwrap();
-    let Permit::Wait(again) = b.permit("in-flight", rule(1)).await.unwrap() else {
+    let Permit::Wait(again) = b.permit("in-flight", rule(1), &anyone()).await.unwrap() else {
         panic!("still within the window");
     };
     assert!(again <= wait, "{again:?} after {wait:?}");
@@ -123,17 +140,17 @@ async fn a_window_frees_itself(a: &dyn Backend) {
         window: Duration::from_millis(100),
         hold: Duration::from_secs(30),
     };
-    let Permit::Granted { ticket } = a.permit("quick", quick).await.unwrap() else {
+    let Permit::Granted { ticket } = a.permit("quick", quick, &anyone()).await.unwrap() else {
         panic!("the first permit is granted");
     };
     a.answered("quick", &ticket).await.unwrap();
     assert!(matches!(
-        a.permit("quick", quick).await.unwrap(),
+        a.permit("quick", quick, &anyone()).await.unwrap(),
         Permit::Wait(_)
     ));
     tokio::time::sleep(Duration::from_millis(150)).await;
     assert!(matches!(
-        a.permit("quick", quick).await.unwrap(),
+        a.permit("quick", quick, &anyone()).await.unwrap(),
         Permit::Granted { .. }
     ));
 }
@@ -146,7 +163,7 @@ async fn pauses_are_shared_and_only_lengthened(a: &dyn Backend, b: &dyn Backend)
     b.pause("paused", Duration::from_secs(5), 503)
         .await
         .unwrap();
-    match b.permit("paused", rule(5)).await.unwrap() {
+    match b.permit("paused", rule(5), &anyone()).await.unwrap() {
         Permit::Paused { left, status } => {
             assert_eq!(status, 429);
             assert!(
@@ -159,7 +176,7 @@ async fn pauses_are_shared_and_only_lengthened(a: &dyn Backend, b: &dyn Backend)
     b.pause("paused", Duration::from_secs(40), 503)
         .await
         .unwrap();
-    match a.permit("paused", rule(5)).await.unwrap() {
+    match a.permit("paused", rule(5), &anyone()).await.unwrap() {
         Permit::Paused { left, status } => {
             assert_eq!(status, 503);
             assert!(left > Duration::from_secs(38), "{left:?}");
@@ -168,7 +185,7 @@ async fn pauses_are_shared_and_only_lengthened(a: &dyn Backend, b: &dyn Backend)
     }
     // Other hosts are not paused.
     assert!(matches!(
-        a.permit("not-paused", rule(5)).await.unwrap(),
+        a.permit("not-paused", rule(5), &anyone()).await.unwrap(),
         Permit::Granted { .. }
     ));
 }
@@ -178,12 +195,12 @@ async fn a_pause_ends_when_its_time_is_up(a: &dyn Backend) {
         .await
         .unwrap();
     assert!(matches!(
-        a.permit("short-pause", rule(5)).await.unwrap(),
+        a.permit("short-pause", rule(5), &anyone()).await.unwrap(),
         Permit::Paused { status: 503, .. }
     ));
     tokio::time::sleep(Duration::from_millis(80)).await;
     assert!(matches!(
-        a.permit("short-pause", rule(5)).await.unwrap(),
+        a.permit("short-pause", rule(5), &anyone()).await.unwrap(),
         Permit::Granted { .. }
     ));
 }
@@ -227,4 +244,90 @@ async fn members_are_counted_while_they_beat(a: &dyn Backend, b: &dyn Backend) {
         a.heartbeat("b", Duration::from_secs(10)).await.unwrap(),
         members(2, 1)
     );
+}
+
+/// A principal alone takes the whole window; while another principal waits (on another
+/// process), each is held to its share, and what one does not claim goes to the other.
+async fn principals_waiting_anywhere_share_the_window(a: &dyn Backend, b: &dyn Backend) {
+    // Alone: all four permits.
+    let mut alone = 0;
+    for _ in 0..5 {
+        if let Permit::Granted { .. } = a
+            .permit("alone", rule(4), &share("ada", &[]))
+            .await
+            .unwrap()
+        {
+            alone += 1;
+        }
+    }
+    assert_eq!(alone, 4);
+
+    // Ada asks on process a while Bob waits on process b: two each.
+    assert!(matches!(
+        b.permit("shared", rule(4), &share("bob", &[]))
+            .await
+            .unwrap(),
+        Permit::Granted { .. }
+    ));
+    let mut ada = 0;
+    let mut told = false;
+    for _ in 0..4 {
+        match a
+            .permit("shared", rule(4), &share("ada", &[]))
+            .await
+            .unwrap()
+        {
+            Permit::Granted { .. } => ada += 1,
+            Permit::Share(wait) => {
+                told = true;
+                assert!(wait <= Duration::from_millis(100), "{wait:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(ada, 2, "Ada is held to half while Bob is owed his");
+    assert!(told);
+    // Bob takes his second; the window is full.
+    assert!(matches!(
+        b.permit("shared", rule(4), &share("bob", &[]))
+            .await
+            .unwrap(),
+        Permit::Granted { .. }
+    ));
+    assert!(matches!(
+        a.permit("shared", rule(4), &share("ada", &[]))
+            .await
+            .unwrap(),
+        Permit::Wait(_)
+    ));
+
+    // Work-conserving: once Bob no longer waits (no process has named him for a while),
+    // Ada may take the room he left; in the next window she takes it all.
+    assert!(matches!(
+        b.permit("spare", rule(6), &share("bob", &[]))
+            .await
+            .unwrap(),
+        Permit::Granted { .. }
+    ));
+    // Cy waits on a's process (named by a): Ada and Cy are owed two each, Bob has one.
+    let mut ada = 0;
+    for _ in 0..3 {
+        if let Permit::Granted { .. } = a
+            .permit("spare", rule(6), &share("ada", &["cy"]))
+            .await
+            .unwrap()
+        {
+            ada += 1;
+        }
+    }
+    assert_eq!(ada, 2);
+    tokio::time::sleep(super::ACTIVE_FOR + Duration::from_millis(100)).await;
+    let mut cy = 0;
+    for _ in 0..4 {
+        if let Permit::Granted { .. } = a.permit("spare", rule(6), &share("cy", &[])).await.unwrap()
+        {
+            cy += 1;
+        }
+    }
+    assert_eq!(cy, 3, "Cy's two, and the one Bob, no longer waiting, left");
 }

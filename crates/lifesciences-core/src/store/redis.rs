@@ -8,7 +8,9 @@
 //!   its `maxmemory` allows: the operator sets it, with `maxmemory-policy volatile-lru`
 //!   so that the least recently used answers go first when Redis is full;
 //! - `permits:<host>`: the sliding window of a host's budget, a sorted set of tickets
-//!   scored by the time each counts until;
+//!   (each starting with its principal) scored by the time each counts until;
+//! - `active:<host>`: the principals waiting for a host on any replica, with their
+//!   weights, scored by the time each counts as waiting until (a fair share each);
 //! - `pause:<host>`: a hash of `until_ms` and `status`, expiring with the pause;
 //! - `lock:<key>`: a lock, expiring after its hold;
 //! - `members`: the replicas alive, a sorted set scored by the time each counts until.
@@ -35,7 +37,8 @@ use redis::{RedisError, Script};
 use tokio::sync::OnceCell;
 
 use super::{
-    Backend, Members, Permit, Rule, StoreError, StoreFuture, Stored, epoch_ms, from_epoch_ms,
+    ACTIVE_FOR, Backend, Members, Permit, Rule, SEPARATOR, Share, StoreError, StoreFuture, Stored,
+    epoch_ms, from_epoch_ms,
 };
 
 /// What every key starts with.
@@ -58,30 +61,76 @@ local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 ";
 
-/// KEYS: pause, permits. ARGV: allowed, window ms, hold ms, ticket.
-/// Returns {'paused', ms left, status}, {'granted', 0, 0} or {'wait', ms, 0}.
-/// A ticket counts until its score, then one window more; the set lives as long as its
-/// newest ticket may count (an expiry is only ever lengthened).
+/// KEYS: pause, permits, active. ARGV: allowed, window ms, hold ms, ticket (the
+/// principal, the separator, a random part), principal, weight, active for ms, then the
+/// other principals waiting on this replica as name, weight pairs.
+/// Returns {'paused', ms left, status}, {'granted', 0, 0}, {'wait', ms, 0} or
+/// {'share', ms, 0}. A ticket counts until its score, then one window more; the sets live
+/// as long as their newest entry may count (an expiry is only ever lengthened). The share
+/// rule is `within_share` in `store.rs`.
 const PERMIT: &str = "
 local pause = redis.call('HMGET', KEYS[1], 'until_ms', 'status')
 if pause[1] then
   local left = tonumber(pause[1]) - now
   if left > 0 then return {'paused', left, tonumber(pause[2])} end
 end
+local allowed = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local hold = tonumber(ARGV[3])
+local sep = string.char(31)
+local active_for = tonumber(ARGV[7])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
-if redis.call('ZCARD', KEYS[2]) < tonumber(ARGV[1]) then
-  redis.call('ZADD', KEYS[2], now + hold, ARGV[4])
-  if redis.call('PTTL', KEYS[2]) < hold + window then
-    redis.call('PEXPIRE', KEYS[2], hold + window)
-  end
-  return {'granted', 0, 0}
+redis.call('ZADD', KEYS[3], now + active_for, ARGV[5] .. sep .. ARGV[6])
+local i = 8
+while ARGV[i] and ARGV[i + 1] do
+  redis.call('ZADD', KEYS[3], now + active_for, ARGV[i] .. sep .. ARGV[i + 1])
+  i = i + 2
 end
-local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-local wait = tonumber(oldest[2]) + window - now
-if wait < 1 then wait = 1 end
-return {'wait', wait, 0}
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+if redis.call('PTTL', KEYS[3]) < active_for then
+  redis.call('PEXPIRE', KEYS[3], active_for)
+end
+local tickets = redis.call('ZRANGE', KEYS[2], 0, -1)
+if #tickets >= allowed then
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  local wait = tonumber(oldest[2]) + window - now
+  if wait < 1 then wait = 1 end
+  return {'wait', wait, 0}
+end
+local counts = {}
+for _, ticket in ipairs(tickets) do
+  local at = string.find(ticket, sep, 1, true)
+  if at then
+    local who = string.sub(ticket, 1, at - 1)
+    counts[who] = (counts[who] or 0) + 1
+  end
+end
+local weights = {}
+local total = 0
+for _, entry in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
+  local at = string.find(entry, sep, 1, true)
+  if at then
+    local who = string.sub(entry, 1, at - 1)
+    local weight = tonumber(string.sub(entry, at + 1)) or 1
+    if not weights[who] then
+      weights[who] = weight
+      total = total + weight
+    end
+  end
+end
+local function below(who)
+  return (counts[who] or 0) * total < allowed * (weights[who] or 1)
+end
+if total > 0 and not below(ARGV[5]) then
+  for who, _ in pairs(weights) do
+    if who ~= ARGV[5] and below(who) then return {'share', 25, 0} end
+  end
+end
+redis.call('ZADD', KEYS[2], now + hold, ARGV[4])
+if redis.call('PTTL', KEYS[2]) < hold + window then
+  redis.call('PEXPIRE', KEYS[2], hold + window)
+end
+return {'granted', 0, 0}
 ";
 
 /// KEYS: permits. ARGV: ticket. The ticket counts until now at the latest.
@@ -311,16 +360,33 @@ impl Backend for RedisBackend {
         }))
     }
 
-    fn permit<'a>(&'a self, host: &'a str, rule: Rule) -> StoreFuture<'a, Permit> {
-        let (pause, permits) = (named("pause", host), named("permits", host));
+    fn permit<'a>(
+        &'a self,
+        host: &'a str,
+        rule: Rule,
+        share: &'a Share,
+    ) -> StoreFuture<'a, Permit> {
+        let (pause, permits, active) = (
+            named("pause", host),
+            named("permits", host),
+            named("active", host),
+        );
         Box::pin(self.run(move |mut c| {
-            let ticket = format!("{:016x}", fastrand::u64(..));
+            let principal = Share::key(&share.principal);
+            let ticket = format!("{principal}{SEPARATOR}{:016x}", fastrand::u64(..));
             let mut call = self.scripts.permit.key(&pause);
             call.key(&permits)
+                .key(&active)
                 .arg(rule.allowed)
                 .arg(ms(rule.window))
                 .arg(ms(rule.hold))
-                .arg(&ticket);
+                .arg(&ticket)
+                .arg(&principal)
+                .arg(share.weight)
+                .arg(ms(ACTIVE_FOR));
+            for (name, weight) in &share.waiting {
+                call.arg(Share::key(name)).arg(*weight);
+            }
             async move {
                 let (outcome, amount, status): (String, i64, i64) =
                     call.invoke_async(&mut c).await?;
@@ -330,6 +396,7 @@ impl Backend for RedisBackend {
                         left: duration_ms(amount),
                         status: u16::try_from(status).unwrap_or(503),
                     },
+                    "share" => Permit::Share(duration_ms(amount.max(1))),
                     _ => Permit::Wait(duration_ms(amount.max(1))),
                 })
             }
@@ -529,7 +596,9 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(20)).await;
         server.restart();
         assert!(matches!(
-            within_deadline(backend.permit("h", rule(1))).await.unwrap(),
+            within_deadline(backend.permit("h", rule(1), &crate::store::Share::anyone()))
+                .await
+                .unwrap(),
             Permit::Granted { .. }
         ));
         assert_eq!(
@@ -559,14 +628,20 @@ mod tests {
         };
         within_deadline(a.put("k", &stored)).await.unwrap();
         assert!(matches!(
-            within_deadline(a.permit("h", rule(5))).await.unwrap(),
+            within_deadline(a.permit("h", rule(5), &crate::store::Share::anyone()))
+                .await
+                .unwrap(),
             Permit::Granted { .. }
         ));
 
         server.stop();
         for _ in 0..3 {
             assert!(within_deadline(a.get("k")).await.is_err());
-            assert!(within_deadline(a.permit("h", rule(5))).await.is_err());
+            assert!(
+                within_deadline(a.permit("h", rule(5), &crate::store::Share::anyone()))
+                    .await
+                    .is_err()
+            );
         }
 
         // Back, empty (nothing was saved): the same backend works again, scripts and all.
@@ -574,7 +649,9 @@ mod tests {
         server.restart();
         assert_eq!(within_deadline(a.get("k")).await.unwrap(), None);
         assert!(matches!(
-            within_deadline(a.permit("h", rule(5))).await.unwrap(),
+            within_deadline(a.permit("h", rule(5), &crate::store::Share::anyone()))
+                .await
+                .unwrap(),
             Permit::Granted { .. }
         ));
         assert_eq!(

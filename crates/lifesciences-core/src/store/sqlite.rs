@@ -9,6 +9,7 @@
 //! Calls are blocking, so each runs on tokio's blocking pool; one connection per process,
 //! behind a mutex, is enough (an operation takes tens of microseconds).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
@@ -16,7 +17,8 @@ use std::time::{Duration, SystemTime};
 use rusqlite::{Connection, OptionalExtension as _, TransactionBehavior, params};
 
 use super::{
-    Backend, Members, Permit, Rule, StoreError, StoreFuture, Stored, epoch_ms, from_epoch_ms,
+    ACTIVE_FOR, Backend, Members, Permit, Rule, SEPARATOR, SHARE_RETRY, Share, StoreError,
+    StoreFuture, Stored, epoch_ms, from_epoch_ms, within_share,
 };
 
 /// How long a process waits for another's write transaction before an operation fails.
@@ -50,6 +52,13 @@ CREATE TABLE IF NOT EXISTS pauses (
 CREATE TABLE IF NOT EXISTS locks (
     key TEXT PRIMARY KEY,
     until_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS active (
+    host TEXT NOT NULL,
+    principal TEXT NOT NULL,
+    weight INTEGER NOT NULL,
+    until_ms INTEGER NOT NULL,
+    PRIMARY KEY (host, principal)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS members (
     member TEXT PRIMARY KEY,
@@ -227,8 +236,14 @@ impl Backend for SqliteBackend {
         })
     }
 
-    fn permit<'a>(&'a self, host: &'a str, rule: Rule) -> StoreFuture<'a, Permit> {
+    fn permit<'a>(
+        &'a self,
+        host: &'a str,
+        rule: Rule,
+        share: &'a Share,
+    ) -> StoreFuture<'a, Permit> {
         let host = host.to_owned();
+        let share = share.clone();
         self.blocking(move |c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let now = now_ms();
@@ -245,25 +260,67 @@ impl Backend for SqliteBackend {
             let window = ms(rule.window);
             tx.prepare_cached("DELETE FROM permits WHERE host = ?1 AND counts_until_ms <= ?2")?
                 .execute(params![host, now - window])?;
-            let (count, oldest): (i64, Option<i64>) = tx
-                .prepare_cached(
-                    "SELECT COUNT(*), MIN(counts_until_ms) FROM permits WHERE host = ?1",
-                )?
-                .query_row(params![host], |row| Ok((row.get(0)?, row.get(1)?)))?;
-            if count < i64::from(rule.allowed) {
-                let ticket = format!("{:016x}", fastrand::u64(..));
-                tx.prepare_cached(
-                    "INSERT INTO permits (host, ticket, counts_until_ms) VALUES (?1, ?2, ?3)",
-                )?
-                .execute(params![host, ticket, now + ms(rule.hold)])?;
-                tx.commit()?;
-                return Ok(Permit::Granted { ticket });
+            // Who is waiting, here and elsewhere.
+            let principal = Share::key(&share.principal);
+            let active_until = now + ms(ACTIVE_FOR);
+            {
+                let mut mark = tx.prepare_cached(
+                    "INSERT INTO active (host, principal, weight, until_ms) VALUES (?1, ?2, ?3, ?4) \
+                     ON CONFLICT (host, principal) DO UPDATE SET weight = excluded.weight, \
+                     until_ms = excluded.until_ms",
+                )?;
+                mark.execute(params![host, principal, share.weight, active_until])?;
+                for (name, weight) in &share.waiting {
+                    mark.execute(params![host, Share::key(name), weight, active_until])?;
+                }
             }
+            tx.prepare_cached("DELETE FROM active WHERE host = ?1 AND until_ms <= ?2")?
+                .execute(params![host, now])?;
+            let mut counts: HashMap<String, u32> = HashMap::new();
+            let mut oldest: Option<i64> = None;
+            let mut count: u32 = 0;
+            {
+                let mut tickets = tx.prepare_cached(
+                    "SELECT ticket, counts_until_ms FROM permits WHERE host = ?1",
+                )?;
+                let mut rows = tickets.query(params![host])?;
+                while let Some(row) = rows.next()? {
+                    let ticket: String = row.get(0)?;
+                    let until: i64 = row.get(1)?;
+                    count += 1;
+                    oldest = Some(oldest.map_or(until, |o| o.min(until)));
+                    if let Some((who, _)) = ticket.split_once(SEPARATOR) {
+                        *counts.entry(who.to_owned()).or_default() += 1;
+                    }
+                }
+            }
+            if count >= rule.allowed {
+                tx.commit()?;
+                let free_at = oldest.unwrap_or(now) + window;
+                return Ok(Permit::Wait(Duration::from_millis(
+                    u64::try_from(free_at - now).unwrap_or(0).max(1),
+                )));
+            }
+            let mut weights: HashMap<String, u32> = HashMap::new();
+            {
+                let mut active =
+                    tx.prepare_cached("SELECT principal, weight FROM active WHERE host = ?1")?;
+                let mut rows = active.query(params![host])?;
+                while let Some(row) = rows.next()? {
+                    weights.insert(row.get(0)?, row.get(1)?);
+                }
+            }
+            if !within_share(rule.allowed, &principal, &counts, &weights) {
+                tx.commit()?;
+                return Ok(Permit::Share(SHARE_RETRY));
+            }
+            let ticket = format!("{principal}{SEPARATOR}{:016x}", fastrand::u64(..));
+            tx.prepare_cached(
+                "INSERT INTO permits (host, ticket, counts_until_ms) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![host, ticket, now + ms(rule.hold)])?;
             tx.commit()?;
-            let free_at = oldest.unwrap_or(now) + window;
-            Ok(Permit::Wait(Duration::from_millis(
-                u64::try_from(free_at - now).unwrap_or(0).max(1),
-            )))
+            Ok(Permit::Granted { ticket })
         })
     }
 
