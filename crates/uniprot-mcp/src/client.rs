@@ -15,9 +15,12 @@
 //! needed, and an ID-mapping job is submitted; the methods that need a response's
 //! headers, its `303` or an uncached poll return [`awaiting_core`] instead of an answer.
 
+use std::time::Duration;
+
+use lifesciences_core::config::parse_number;
 use lifesciences_core::{
     ApiError, ConfigError, ErrorBody, ErrorCode, HealthCheck, HttpClient, LifeSciencesClient,
-    Reply, Upstream, encode_path_segment,
+    Reply, Setting, Upstream, encode_path_segment,
 };
 use url::Url;
 
@@ -48,11 +51,21 @@ static UNIPROT: Upstream = Upstream {
             ("size", "1"),
         ],
     },
+    settings: &[Setting {
+        var: MAPPING_WAIT_VAR,
+        default: MAPPING_WAIT_DEFAULT,
+        about: "seconds uniprot_map_ids waits for an ID-mapping job to finish (1–120) before answering that it is still running",
+        query_param: None,
+    }],
     // Awaiting core: the release is in every answer's `X-UniProt-Release` header (no
     // endpoint names it), `Link` and `X-Total-Results` must be kept with an answer (also
     // from the cache), and a 3xx must reach this client instead of being followed.
     ..Upstream::new("UniProt", "UNIPROT", "https://rest.uniprot.org")
 };
+
+/// The variable that sets how long an ID-mapping job is waited for, and its default.
+const MAPPING_WAIT_VAR: &str = "UNIPROT_MAPPING_WAIT_SECS";
+const MAPPING_WAIT_DEFAULT: &str = "25";
 
 /// What UniProt sends in one search or results page at most (`size` above 500 is a 400).
 pub(crate) const MAX_PAGE: u32 = 500;
@@ -357,17 +370,32 @@ impl JobState {
 #[derive(Debug, Clone)]
 pub(crate) struct UniprotClient {
     http: HttpClient,
+    mapping_wait: Duration,
 }
 
 impl LifeSciencesClient for UniprotClient {
     const UPSTREAM: &'static Upstream = &UNIPROT;
 
+    /// `UNIPROT_MAPPING_WAIT_SECS` bounds how long a call waits for an ID-mapping job.
     fn new(http: HttpClient) -> Result<Self, ConfigError> {
-        Ok(Self { http })
+        let raw = http
+            .config()
+            .setting(MAPPING_WAIT_VAR)
+            .unwrap_or(MAPPING_WAIT_DEFAULT);
+        let secs = parse_number(MAPPING_WAIT_VAR, raw, 1.0..=120.0)?;
+        Ok(Self {
+            http,
+            mapping_wait: Duration::from_secs_f64(secs),
+        })
     }
 }
 
 impl UniprotClient {
+    /// How long one call waits for an ID-mapping job to finish.
+    pub(crate) fn mapping_wait(&self) -> Duration {
+        self.mapping_wait
+    }
+
     /// `GET /uniprotkb/{accession or entry name}?fields=…`: one entry (an isoform's
     /// canonical entry), active or inactive. UniProt answers 404 for an accession it
     /// never had, 400 for one it cannot read, 200 with an inactive record for a
@@ -574,6 +602,11 @@ mod tests {
             ("UNIPROT_RATE_LIMIT", "2"),
         ]);
         assert_eq!(moved.unwrap().rate_per_second, 2.0);
+        let client = |pairs: &[(&str, &str)]| Env::from_pairs(pairs).client::<UniprotClient>();
+        assert_eq!(client(&[]).unwrap().mapping_wait(), Duration::from_secs(25));
+        let short = client(&[("UNIPROT_MAPPING_WAIT_SECS", "1.5")]).unwrap();
+        assert_eq!(short.mapping_wait(), Duration::from_millis(1500));
+        assert!(client(&[("UNIPROT_MAPPING_WAIT_SECS", "0")]).is_err());
     }
 
     /// The header values of a recorded answer (`*.http.json`, as saved with the body).

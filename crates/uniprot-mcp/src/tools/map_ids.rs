@@ -1,8 +1,8 @@
 //! `uniprot_map_ids`: identifiers → their equivalents through UniProt's ID-mapping
 //! service: the job is submitted (`POST /idmapping/run`), its status polled with waits
-//! that grow to 3 s, for at most about 25 s, until UniProt redirects to the results, and
-//! the results read a page at a time. A cursor holds UniProt's next-page URL, so later
-//! pages neither submit nor poll.
+//! that grow to 3 s, for at most `UNIPROT_MAPPING_WAIT_SECS` (25 s), until UniProt
+//! redirects to the results, and the results read a page at a time. A cursor holds
+//! UniProt's next-page URL, so later pages neither submit nor poll.
 
 use std::time::Duration;
 
@@ -26,8 +26,22 @@ const MAX_IDS: usize = 1000;
 const UNMAPPED_MAX: usize = 100;
 
 /// The waits before each poll of a job's status: none first (UniProt reuses a finished
-/// job: the same request answers at once), then growing to 3 s; about 25 s in all.
-const POLL_WAITS_MS: [u64; 12] = [0, 500, 1000, 1000, 2000, 2000, 3000, 3000, 3000, 3000, 3000, 3000];
+/// job: the same request answers at once), then growing to 3 s, every 3 s after that,
+/// all within `budget` (`UNIPROT_MAPPING_WAIT_SECS`, 25 s by default).
+fn poll_waits(budget: Duration) -> Vec<Duration> {
+    const FIRST_MS: [u64; 6] = [0, 500, 1000, 1000, 2000, 2000];
+    let mut waits = Vec::new();
+    let mut total = Duration::ZERO;
+    for ms in FIRST_MS.iter().copied().chain(std::iter::repeat(3000)) {
+        let wait = Duration::from_millis(ms).min(budget.saturating_sub(total));
+        if wait.is_zero() && !waits.is_empty() {
+            break;
+        }
+        total += wait;
+        waits.push(wait);
+    }
+    waits
+}
 
 /// Arguments of `uniprot_map_ids`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -217,7 +231,7 @@ impl UniprotServer {
             }
         };
         let mut waited = Duration::ZERO;
-        for wait in POLL_WAITS_MS.map(Duration::from_millis) {
+        for wait in poll_waits(self.uniprot.mapping_wait()) {
             tokio::time::sleep(wait).await;
             waited += wait;
             match self.uniprot.job_status(job, &job_id).await? {
@@ -438,9 +452,14 @@ mod tests {
     }
 
     #[test]
-    fn polling_waits_about_25_seconds_at_most_and_asks_at_once_first() {
-        let total: u64 = POLL_WAITS_MS.iter().sum();
-        assert_eq!(POLL_WAITS_MS[0], 0);
-        assert!((20_000..=30_000).contains(&total), "{total} ms");
+    fn polling_asks_at_once_then_waits_longer_within_the_budget() {
+        let waits = poll_waits(Duration::from_secs(25));
+        assert_eq!(waits[0], Duration::ZERO);
+        assert_eq!(waits.iter().sum::<Duration>(), Duration::from_secs(25));
+        assert!(waits.windows(2).take(6).all(|w| w[0] <= w[1]), "{waits:?}");
+        assert!(waits.iter().all(|w| *w <= Duration::from_secs(3)));
+        // A short budget: a poll at once and one after what is left.
+        let short = poll_waits(Duration::from_millis(300));
+        assert_eq!(short, [Duration::ZERO, Duration::from_millis(300)]);
     }
 }
