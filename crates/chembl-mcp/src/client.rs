@@ -39,7 +39,7 @@ static CHEMBL: Upstream = Upstream {
         path: "status.json",
         query: &[],
     },
-    release: Some(ReleaseCheck {
+    release: Some(ReleaseCheck::Ask {
         path: "status.json",
         query: &[],
         pointer: "/chembl_db_version",

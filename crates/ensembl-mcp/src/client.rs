@@ -50,7 +50,7 @@ static ENSEMBL: Upstream = Upstream {
         path: "info/ping",
         query: &[],
     },
-    release: Some(ReleaseCheck {
+    release: Some(ReleaseCheck::Ask {
         path: "info/data",
         query: &[],
         pointer: "/releases/0",

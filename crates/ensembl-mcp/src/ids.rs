@@ -37,22 +37,38 @@ pub(crate) struct StableId {
     pub feature: Feature,
 }
 
+impl StableId {
+    /// The species code between `ENS` and the feature letter: empty for human
+    /// (`ENSG…`), `MUS` for mouse, `GAL` for chicken (`ENSGALG…`, whose first letter
+    /// after `ENS` is a `G` too).
+    pub(crate) fn species_code(&self) -> &str {
+        self.id
+            .get(3..self.id.len().saturating_sub(12))
+            .unwrap_or_default()
+    }
+}
+
 /// How a string relates to the stable-ID form.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Parsed {
     /// A well-formed stable ID.
     Id(StableId),
-    /// Starts like one (`ENS…`) but is not well formed.
+    /// Not one, but written like a try at one (`ENS…` with digits), for a hint that
+    /// describes the form. Never taken for an ID: a tool that also takes names reads it
+    /// as a name.
     Malformed,
-    /// Not an Ensembl ID at all (a symbol, free text, another database's ID).
+    /// Not an Ensembl ID at all (a symbol such as `ENSA`, free text, another database's
+    /// ID).
     NotEnsembl,
 }
 
 /// Parse a stable ID as a user or the upstream wrote it: surrounding spaces, any case
-/// and a numeric `.version` are accepted.
+/// and a numeric `.version` are accepted; anything else is no ID. The form is
+/// `ENS`, a species code (letters, none for human), the feature letter, 11 digits and
+/// an optional `.version` of digits, matched on the whole string.
 pub(crate) fn parse(raw: &str) -> Parsed {
     let upper = raw.trim().to_ascii_uppercase();
-    if !upper.starts_with("ENS") {
+    if !upper.starts_with("ENS") || !upper.bytes().any(|b| b.is_ascii_digit()) {
         return Parsed::NotEnsembl;
     }
     let unversioned = match upper.split_once('.') {
@@ -249,7 +265,8 @@ mod tests {
         ] {
             assert_eq!(parse(bad), Parsed::Malformed, "{bad}");
         }
-        for other in ["BRCA1", "TP53", "P04637", "HGNC:11998", ""] {
+        // ENSA (endosulfine alpha) is a human gene symbol, not a broken ID.
+        for other in ["BRCA1", "TP53", "P04637", "HGNC:11998", "", "ENSA", "Ensa"] {
             assert_eq!(parse(other), Parsed::NotEnsembl, "{other}");
         }
         assert_eq!(
@@ -260,12 +277,32 @@ mod tests {
     }
 
     #[test]
+    fn the_species_code_is_what_stands_between_ens_and_the_feature_letter() {
+        let code = |raw: &str| match parse(raw) {
+            Parsed::Id(id) => id.species_code().to_owned(),
+            other => panic!("{raw}: {other:?}"),
+        };
+        assert_eq!(code("ENSG00000141510.17"), "");
+        assert_eq!(code("ENSMUSG00000059552"), "MUS");
+        // Chicken's gene IDs start like a human gene's: only the code tells them apart.
+        assert_eq!(code("ENSGALG00000000001"), "GAL");
+    }
+
+    #[test]
     fn each_tool_points_to_the_right_one() {
         let e = gene_id("BRCA1").unwrap_err().to_envelope().error;
         assert_eq!(e.code, ErrorCode::UnresolvedEntity);
         assert!(e.recovery_hint.contains("ensembl_search_genes"));
         assert!(e.recovery_hint.contains("\"query\": \"BRCA1\""));
         assert_eq!(e.invalid_input.as_deref(), Some("BRCA1"));
+
+        // A symbol that starts like an ID gets the same pointer, not a lesson in the form.
+        let e = gene_id("ENSA").unwrap_err().to_envelope().error;
+        assert!(
+            e.recovery_hint.contains("\"query\": \"ENSA\""),
+            "{}",
+            e.recovery_hint
+        );
 
         let e = gene_id("ENST00000269305.4")
             .unwrap_err()

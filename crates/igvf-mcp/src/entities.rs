@@ -13,7 +13,7 @@ use lifesciences_core::schemars::{self, JsonSchema, Schema, SchemaGenerator, jso
 use lifesciences_core::{Cardinality, CrossReferences, REGISTRY, XrefKey};
 use serde::Serialize;
 
-use crate::ids::{Organism, ontology_curie};
+use crate::ids::{Organism, is_ensembl_gene, ontology_curie};
 use crate::lookup::Record;
 use crate::models::{
     self, Complex, Drug, Gene, OntologyTerm, Pathway, Protein, Transcript, Variant,
@@ -346,11 +346,12 @@ pub(crate) fn gene(g: Gene) -> GeneEntity {
     }
 }
 
-/// Map a transcript record. Quirk: the catalog's `gene_name` holds the gene's ENSG ID.
+/// Map a transcript record. Quirk: the catalog's `gene_name` holds the gene's ENSG ID;
+/// only a whole Ensembl gene ID is taken for one (a symbol such as `ENSA` stays a symbol).
 pub(crate) fn transcript(t: Transcript) -> TranscriptEntity {
     let organism = organism_of(&t.id, None);
     let (gene_id, gene_symbol) = match t.gene_name {
-        Some(g) if g.to_ascii_uppercase().starts_with("ENS") => (Some(g), None),
+        Some(g) if is_ensembl_gene(&g) => (Some(g), None),
         other => (None, other),
     };
     let mut xrefs = CrossReferences::new();
@@ -638,6 +639,14 @@ mod tests {
         let out = transcript(t);
         assert_eq!(out.gene_id.as_deref(), Some("ENSG00000232738"));
         assert_eq!(out.gene_symbol, None);
+        // A symbol that starts like an ID (ENSA, endosulfine alpha) stays a symbol.
+        let t: Transcript = serde_json::from_value(json!({
+            "_id": "ENST00000369014", "gene_name": "ENSA", "chr": "chr1"
+        }))
+        .unwrap();
+        let out = transcript(t);
+        assert_eq!(out.gene_id, None);
+        assert_eq!(out.gene_symbol.as_deref(), Some("ENSA"));
     }
 
     #[test]

@@ -325,6 +325,15 @@ impl Identifier {
     }
 }
 
+/// Whether `text` is an Ensembl gene ID, matched whole: `ENS`, an optional species code,
+/// `G`, 11 digits, an optional `.version`. A symbol that merely starts with `ENS` (`ENSA`)
+/// is none.
+pub(crate) fn is_ensembl_gene(text: &str) -> bool {
+    captures(&ENSEMBL, text.trim())
+        .and_then(|c| c.get(2))
+        .is_some_and(|kind| kind.as_str().eq_ignore_ascii_case("G"))
+}
+
 /// The ontology term `MONDO_0007254` in CURIE form, `MONDO:0007254`.
 pub(crate) fn ontology_curie(term_id: &str) -> String {
     match term_id.split_once('_') {
@@ -879,6 +888,22 @@ mod tests {
         assert_eq!(id("brca1"), Identifier::GeneSymbol("BRCA1".into()));
         assert_eq!(id("C1orf112"), Identifier::GeneSymbol("C1orf112".into()));
         assert_eq!(id("HLA-A"), Identifier::GeneSymbol("HLA-A".into()));
+        // A symbol that starts like an Ensembl ID is a symbol; a name with a dot too.
+        assert_eq!(id("ENSA"), Identifier::GeneSymbol("ENSA".into()));
+        assert_eq!(
+            id("AL033381.1"),
+            Identifier::GeneSymbol("AL033381.1".into())
+        );
+        assert!(is_ensembl_gene("ENSG00000141510.17"));
+        assert!(is_ensembl_gene("ENSMUSG00000059552"));
+        for other in [
+            "ENSA",
+            "ENST00000269305",
+            "ENSG0000014151",
+            "xENSG00000141510",
+        ] {
+            assert!(!is_ensembl_gene(other), "{other}");
+        }
     }
 
     #[test]

@@ -21,6 +21,7 @@
 use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
@@ -100,12 +101,30 @@ enum Command {
         /// a number, boolean, list or object.
         #[arg(value_name = "JSON | KEY=VALUE", allow_hyphen_values = true)]
         args: Vec<String>,
+        /// `full` prints the answer's provenance with every request in full (an answer
+        /// names long requests by their digest, and only the first of many).
+        #[arg(long, value_enum, default_value_t = ProvenanceForm::Brief)]
+        provenance: ProvenanceForm,
     },
     /// Check that every upstream this server uses answers: per upstream, the URL, whether
     /// it is reachable (or why not: DNS, TLS, proxy, HTTP status) and how fast. Exit 0
     /// when all are reachable, 1 otherwise.
     Check,
 }
+
+/// How `call` prints an answer's provenance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProvenanceForm {
+    /// As the answer carries it (at most about 1 KB).
+    Brief,
+    /// The full record: every request in full.
+    Full,
+}
+
+/// How long a one-shot `call` waits, after printing its answer, for the background work
+/// it started (a source's daily release look-up, a provenance record for the store), so
+/// the next process finds it done.
+const SETTLE_AFTER_CALL: Duration = Duration::from_secs(5);
 
 impl Command {
     /// Logs are for operators of a long-running HTTP server. A stdio server's stderr is
@@ -320,7 +339,11 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
             options.store = env.shared().ok();
             serve::serve_http(server, options).await
         }
-        Some(Command::Call { tool, args }) => return call::<S>(server, &tool, &args, out).await,
+        Some(Command::Call {
+            tool,
+            args,
+            provenance,
+        }) => return call::<S>(server, &tool, &args, provenance, out).await,
         Some(Command::Check) => return check::<S>(&env, out).await,
         Some(Command::Tools { .. }) => Ok(()),
     };
@@ -421,8 +444,10 @@ async fn call<S: McpServer>(
     server: S,
     tool_name: &str,
     raw_args: &[String],
+    provenance: ProvenanceForm,
     out: &mut (dyn Write + Send),
 ) -> ExitCode {
+    crate::chores::one_shot();
     let tools = served_tools(&server);
     let Some(tool) = tools.iter().find(|t| t.name == tool_name) else {
         let names: Vec<_> = tools.iter().map(|t| t.name.as_ref()).collect();
@@ -451,15 +476,39 @@ async fn call<S: McpServer>(
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let printed = result_json(&result);
+    let mut printed = result_json(&result);
+    if provenance == ProvenanceForm::Full {
+        with_full_provenance(&mut printed).await;
+    }
     let text = serde_json::to_string_pretty(&printed).unwrap_or_else(|_| printed.to_string());
-    if writeln!(out, "{text}").is_err() {
+    if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
         return ExitCode::FAILURE;
+    }
+    let left = crate::chores::settle(SETTLE_AFTER_CALL).await;
+    if left > 0 {
+        tracing::debug!(left, "background work left unfinished at exit");
     }
     if result.is_error == Some(true) {
         ExitCode::from(EXIT_TOOL_ERROR)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Put the full record in place of a summarised `provenance` (see `records.rs`).
+async fn with_full_provenance(printed: &mut Value) {
+    let Some(uri) = printed
+        .pointer("/provenance/full")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+    else {
+        return;
+    };
+    if let Some(full) = crate::records::full_record(&uri).await
+        && let Ok(full) = serde_json::from_str::<Value>(&full)
+        && let Some(slot) = printed.get_mut("provenance")
+    {
+        *slot = full;
     }
 }
 
@@ -517,6 +566,7 @@ async fn call_in_process<S: McpServer>(
         server_read,
         server_write,
         futures::future::pending(),
+        serve::SHUTDOWN_GRACE,
     ));
     let client = ().serve(client_io).await.map_err(|e| format!("cannot start the session: {e}"))?;
     let request = CallToolRequestParams::new(tool_name.to_owned()).with_arguments(arguments);

@@ -33,6 +33,10 @@ pub const ENV_REDIS_URL: &str = "LIFESCIENCES_REDIS_URL";
 pub const ENV_OFFLINE: &str = "LIFESCIENCES_OFFLINE";
 /// `LIFESCIENCES_CACHE_MAX_MB`: the most the embedded store keeps, in MB.
 pub const ENV_CACHE_MAX_MB: &str = "LIFESCIENCES_CACHE_MAX_MB";
+/// `LIFESCIENCES_CONTACT`: an e-mail address (or URL) sent in every request's
+/// `User-Agent`, so an upstream that sees trouble can reach whoever runs the server
+/// (UniProt and NCBI ask programs for one).
+pub const ENV_CONTACT: &str = "LIFESCIENCES_CONTACT";
 
 /// The proxy variables, read as curl reads them: upper case first, then lower case; the
 /// scheme's own variable first, then `ALL_PROXY`.
@@ -376,17 +380,24 @@ pub struct HealthCheck {
     pub query: &'static [(&'static str, &'static str)],
 }
 
-/// How a source says which data release it serves, for the provenance of its answers: a
-/// GET relative to the base URL, and where the release is in its JSON answer.
+/// How a source says which data release it serves, for the provenance of its answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReleaseCheck {
-    /// Path relative to the base URL, already percent-encoded (`info/data`).
-    pub path: &'static str,
-    /// Query parameters.
-    pub query: &'static [(&'static str, &'static str)],
-    /// The JSON pointer of the release in the answer (`/releases/0`); a string or a
-    /// number.
-    pub pointer: &'static str,
+pub enum ReleaseCheck {
+    /// Every answer names it in a response header (UniProt's `X-UniProt-Release`): read
+    /// there, with no request of its own.
+    Header(&'static str),
+    /// A request of its own: a GET relative to the base URL, and where the release is in
+    /// its JSON answer. Asked at most once a day per store, in the background, never
+    /// ahead of a call's own requests (see `http/release.rs`).
+    Ask {
+        /// Path relative to the base URL, already percent-encoded (`info/data`).
+        path: &'static str,
+        /// Query parameters.
+        query: &'static [(&'static str, &'static str)],
+        /// The JSON pointer of the release in the answer (`/releases/0`); a string or a
+        /// number.
+        pointer: &'static str,
+    },
 }
 
 /// A source-specific environment variable beyond the common ones (`_API_URL`,
@@ -434,6 +445,13 @@ pub struct Upstream {
     pub health: HealthCheck,
     /// How to ask which data release it serves; `None` when it does not say.
     pub release: Option<ReleaseCheck>,
+    /// Response headers its client reads (a total, a next-page link), kept with each
+    /// answer, also when it is served from the cache or the store; others are dropped.
+    pub keep_headers: &'static [&'static str],
+    /// Whether redirects are followed (within the upstream, see `http/build.rs`). When
+    /// not, a redirect is an answer of its own: its status and `Location` reach the
+    /// source's client, which says what it means (a merged record, a finished job).
+    pub follow_redirects: bool,
     /// Variables of its own beyond the common ones.
     pub settings: &'static [Setting],
 }
@@ -441,7 +459,8 @@ pub struct Upstream {
 impl Upstream {
     /// A description with the common defaults: 10 requests/s, 10 in flight, the global
     /// timeout, the standard retries, POSTs not cached, a GET of the base URL as health
-    /// check, no release check, no settings of its own. Use it with struct update syntax.
+    /// check, no release check, no headers kept, redirects followed, no settings of its
+    /// own. Use it with struct update syntax.
     pub const fn new(
         name: &'static str,
         env_prefix: &'static str,
@@ -462,6 +481,8 @@ impl Upstream {
                 query: &[],
             },
             release: None,
+            keep_headers: &[],
+            follow_redirects: true,
             settings: &[],
         }
     }
@@ -513,6 +534,11 @@ pub const GLOBAL_VARIABLES: &[(&str, &str, &str)] = &[
         ENV_REDIS_URL,
         "unset",
         "a Redis shared by every replica of a fleet (`redis://host:6379`, `unix:///run/redis.sock`), in place of the store file; Redis down never fails a call",
+    ),
+    (
+        ENV_CONTACT,
+        "unset",
+        "an e-mail address or URL added to the `User-Agent` of every upstream request (`lifesciences-mcp/<version> (+<project URL>; <contact>)`), so an upstream can reach whoever runs the server",
     ),
     (
         ENV_OFFLINE,
@@ -727,9 +753,21 @@ pub struct SourceConfig {
     settings: Vec<(&'static str, String)>,
 }
 
-/// The User-Agent every source sends unless told otherwise: `lifesciences-mcp/<version>`.
+/// The User-Agent every source sends unless told otherwise:
+/// `lifesciences-mcp/<version> (+<project URL>)`, the project being where an upstream can
+/// find who calls it.
 pub fn default_user_agent() -> String {
-    format!("lifesciences-mcp/{}", env!("CARGO_PKG_VERSION"))
+    user_agent(None)
+}
+
+/// The User-Agent, with `contact` (see [`ENV_CONTACT`]) after the project URL.
+fn user_agent(contact: Option<&str>) -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    let project = env!("CARGO_PKG_REPOSITORY");
+    match contact {
+        Some(contact) => format!("lifesciences-mcp/{version} (+{project}; {contact})"),
+        None => format!("lifesciences-mcp/{version} (+{project})"),
+    }
 }
 
 impl SourceConfig {
@@ -901,6 +939,18 @@ impl SourceConfig {
             } else {
                 global
             };
+        }
+        if let Some(contact) = get(ENV_CONTACT) {
+            // Header-safe and short: printable ASCII only, at most 200 characters.
+            let contact: String = contact
+                .trim()
+                .chars()
+                .filter(|c| c.is_ascii_graphic() || *c == ' ')
+                .take(200)
+                .collect();
+            if !contact.is_empty() {
+                self.user_agent = user_agent(Some(&contact));
+            }
         }
         if let Some(ttl) = get(ENV_CACHE_TTL_SECS) {
             self.cache_ttl =

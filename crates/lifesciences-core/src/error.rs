@@ -3,8 +3,9 @@
 //!
 //! Caller mistakes (`UnresolvedEntity`, `EntityNotFound`, `AmbiguousQuery`, `InvalidInput`)
 //! carry a full-sentence message and a recovery hint written by the tool. Upstream trouble
-//! (`RateLimited`, `Upstream`) is produced by the HTTP machinery and gets its message and hint
-//! here, so every server words it the same way.
+//! (`RateLimited`, `Upstream`) is produced by the HTTP machinery, and a call the server
+//! stopped while shutting down (`ShuttingDown`) by the server; each gets its message and
+//! hint here, so every server words it the same way.
 
 use std::time::Duration;
 
@@ -172,6 +173,21 @@ pub enum ApiError {
     /// [`call_tool`](crate::server::call_tool)): passed on unchanged.
     #[error("{}", .0.message)]
     Relayed(Box<ErrorBody>),
+    /// The server is shutting down (SIGINT or SIGTERM): the call was still waiting for
+    /// its upstream when the time given to the calls in flight ran out, or it arrived
+    /// after the shutdown began. `UPSTREAM_ERROR`, since the upstream had not answered.
+    #[error("the server is shutting down; the call ended before its upstream answered")]
+    ShuttingDown,
+    /// The upstream answered, but with trouble only its source's client can word (a
+    /// job the upstream ran failed, or did not finish in the time allowed):
+    /// `UPSTREAM_ERROR` with the client's message and hint.
+    #[error("{upstream}: {}", .guidance.message)]
+    UpstreamSaid {
+        /// Name of the source, e.g. "UniProt".
+        upstream: String,
+        /// What happened and what to do next.
+        guidance: Guidance,
+    },
 }
 
 impl Guidance {
@@ -233,6 +249,20 @@ impl ApiError {
         self
     }
 
+    /// `UPSTREAM_ERROR` in a source client's own words: the upstream answered, but with
+    /// trouble no status says (a job it ran failed or is still running). `message` names
+    /// the source and what happened; `hint` what to do next.
+    pub fn upstream_said(
+        upstream: impl Into<String>,
+        message: impl Into<String>,
+        hint: impl Into<String>,
+    ) -> Self {
+        Self::UpstreamSaid {
+            upstream: upstream.into(),
+            guidance: Guidance::new(message, hint, None),
+        }
+    }
+
     /// Replace the recovery hint of a caller-mistake error (ignored for upstream errors).
     #[must_use]
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
@@ -248,7 +278,11 @@ impl ApiError {
             | Self::EntityNotFound(g)
             | Self::AmbiguousQuery(g)
             | Self::InvalidInput(g) => Some(g),
-            Self::RateLimited { .. } | Self::Upstream { .. } | Self::Relayed(_) => None,
+            Self::RateLimited { .. }
+            | Self::Upstream { .. }
+            | Self::Relayed(_)
+            | Self::ShuttingDown
+            | Self::UpstreamSaid { .. } => None,
         }
     }
 
@@ -260,7 +294,9 @@ impl ApiError {
             Self::AmbiguousQuery(_) => ErrorCode::AmbiguousQuery,
             Self::InvalidInput(_) => ErrorCode::InvalidInput,
             Self::RateLimited { .. } => ErrorCode::RateLimited,
-            Self::Upstream { .. } => ErrorCode::UpstreamError,
+            Self::Upstream { .. } | Self::ShuttingDown | Self::UpstreamSaid { .. } => {
+                ErrorCode::UpstreamError
+            }
             Self::Relayed(body) => body.code,
         }
     }
@@ -377,6 +413,26 @@ impl ApiError {
                 }
             }
             Self::Relayed(body) => (**body).clone(),
+            Self::UpstreamSaid { guidance, .. } => ErrorBody {
+                code: ErrorCode::UpstreamError,
+                message: guidance.message.clone(),
+                recovery_hint: guidance.recovery_hint.clone(),
+                invalid_input: guidance.invalid_input.clone(),
+                retry_after_secs: None,
+                suggestions: guidance.suggestions.clone(),
+            },
+            Self::ShuttingDown => ErrorBody {
+                code: ErrorCode::UpstreamError,
+                message: "This server is shutting down and stopped the call before the \
+                          upstream answered."
+                    .to_owned(),
+                recovery_hint: "Call the tool again with the same arguments: a restarted \
+                                server, or another replica of it, will take the call."
+                    .to_owned(),
+                invalid_input: None,
+                retry_after_secs: None,
+                suggestions: Vec::new(),
+            },
         };
         ErrorEnvelope {
             success: false,
@@ -715,6 +771,27 @@ mod tests {
         ];
         let envelopes: Vec<_> = cases.iter().map(ApiError::to_envelope).collect();
         insta::assert_json_snapshot!(envelopes);
+    }
+
+    #[test]
+    fn a_call_stopped_by_a_shutdown_says_so_and_to_call_again() {
+        let e = ApiError::ShuttingDown;
+        assert!(!e.is_transient(), "the upstream was not unwell");
+        let result = e.to_call_tool_result();
+        assert_eq!(result.is_error, Some(true));
+        assert_eq!(result.structured_content, None);
+        let text = result.content[0].as_text().unwrap().text.clone();
+        let envelope: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            envelope,
+            serde_json::json!({"success": false, "error": {
+                "code": "UPSTREAM_ERROR",
+                "message": "This server is shutting down and stopped the call before the \
+                            upstream answered.",
+                "recovery_hint": "Call the tool again with the same arguments: a restarted \
+                                  server, or another replica of it, will take the call."
+            }})
+        );
     }
 
     #[test]

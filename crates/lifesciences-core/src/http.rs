@@ -5,14 +5,17 @@
 //! retries with backoff → per attempt: concurrency permit, the source's pause (after a
 //! 429 or 503 with `Retry-After`), rate-limit permit, request with timeout, body read
 //! under the size cap. JSON is decoded per caller with the failing path named in the
-//! error.
+//! error; only then is the answer kept for the next caller (`keep.rs`).
 //!
 //! **Invariant:** no lock is held across an upstream request; the rate limiter only waits
 //! for a permit and requests then run concurrently up to the concurrency cap.
 
+mod answer;
 mod body;
 mod build;
 mod coalesce;
+mod keep;
+mod probe;
 mod release;
 mod retry;
 mod shared;
@@ -23,18 +26,22 @@ use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
 use futures::FutureExt as _;
-use reqwest::header::{ACCEPT, CONTENT_TYPE, RETRY_AFTER};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
-use serde::{Serialize, de::DeserializeOwned};
+use serde::Serialize;
 use tokio::sync::Semaphore;
 use url::Url;
 
-use crate::config::{Proxies, SourceConfig};
+use crate::config::{ReleaseCheck, SourceConfig};
 use crate::error::{ApiError, UpstreamFailure};
 use crate::notify::{Level, notify};
 use crate::provenance::{self, ReleaseSource};
 use crate::store::{self, Shared};
+pub use answer::{Answer, Row};
 use coalesce::Coalescer;
+pub use keep::Meta;
+use keep::{Fetched, Pending};
+pub use probe::Probe;
 
 const JSON: &str = "application/json";
 const FORM: &str = "application/x-www-form-urlencoded";
@@ -46,7 +53,7 @@ struct Prepared {
     url: Url,
     accept: &'static str,
     body: Option<(&'static str, Bytes)>,
-    /// GETs are cached; look-up POSTs are not.
+    /// GETs are cached; look-up POSTs are not, nor a poll of something that changes.
     cacheable: bool,
     /// The most bytes of body accepted: the source's cap, or one of the request's own.
     max_body: u64,
@@ -62,16 +69,12 @@ impl Prepared {
     }
 }
 
-/// An upstream answer's body and when the upstream sent it: what the cache holds, so an
-/// answer served from it keeps its original retrieval time.
-#[derive(Debug, Clone)]
-struct Fetched {
+/// What one attempt brought back: the body, and what a source reads beyond it.
+struct Response {
     body: Bytes,
-    retrieved_at: SystemTime,
-    /// Until when it may be served from a cache.
-    fresh_until: SystemTime,
-    /// Where this process got it.
-    origin: provenance::Origin,
+    meta: Option<Meta>,
+    /// The release the answer names itself (a header), for a source that says so.
+    release: Option<Arc<str>>,
 }
 
 /// The in-process cache keeps an answer until it is no longer fresh (an answer from the
@@ -114,13 +117,15 @@ struct Inner {
     permits: Semaphore,
     cache: Option<moka::future::Cache<Arc<str>, Fetched>>,
     inflight: Coalescer<Fetched>,
-    /// The data release the source serves, asked once a day.
+    /// The data release the source serves, as far as this process knows (`release.rs`).
     release: release::Release,
     /// Set when the upstream answered 429 or 503 with `Retry-After`: no request to this
     /// source is sent before then, whichever call it belongs to.
     paused: Mutex<Option<Pause>>,
     /// The store shared with other processes and replicas (or none: memory).
     store: Arc<Shared>,
+    /// Set once the store is known to the full provenance records (`records.rs`).
+    known: OnceLock<()>,
 }
 
 /// The HTTP machinery of one source: a pooled client, its rate limiter, concurrency cap,
@@ -131,8 +136,8 @@ pub struct HttpClient {
 }
 
 impl ReleaseSource for HttpClient {
-    fn release(&self) -> futures::future::BoxFuture<'_, Option<Arc<str>>> {
-        HttpClient::release(self).boxed()
+    fn release_at(&self, at: SystemTime) -> Option<Arc<str>> {
+        self.inner.release.at(at)
     }
 }
 
@@ -190,6 +195,7 @@ impl HttpClient {
                 release: release::Release::default(),
                 paused: Mutex::new(None),
                 store,
+                known: OnceLock::new(),
                 config,
             }),
         }
@@ -205,13 +211,8 @@ impl HttpClient {
     /// this so the link follows the configured base URL.
     pub fn url(&self, path: &str, query: &[(&str, &str)]) -> Result<Url, ApiError> {
         let joined = format!("{}/{}", self.inner.base, path.trim_start_matches('/'));
-        let mut url = Url::parse(&joined).map_err(|e| ApiError::Upstream {
-            upstream: self.inner.config.name().to_owned(),
-            failure: UpstreamFailure::Transport {
-                detail: format!("cannot build a URL from {joined:?}: {e}"),
-            },
-            attempts: 0,
-        })?;
+        let mut url = Url::parse(&joined)
+            .map_err(|e| self.failure(format!("cannot build a URL from {joined:?}: {e}")))?;
         let defaults = self.inner.config.default_query.iter();
         let pairs: Vec<(&str, &str)> = defaults
             .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -223,6 +224,15 @@ impl HttpClient {
         Ok(url)
     }
 
+    /// A failure of this source before any request (a URL or body that cannot be built).
+    fn failure(&self, detail: String) -> ApiError {
+        ApiError::Upstream {
+            upstream: self.inner.config.name().to_owned(),
+            failure: UpstreamFailure::Transport { detail },
+            attempts: 0,
+        }
+    }
+
     /// GET `path` with `query`, decoded from JSON. Cached and coalesced.
     pub async fn get_json<T: Answer>(
         &self,
@@ -230,6 +240,39 @@ impl HttpClient {
         query: &[(&str, &str)],
     ) -> Result<T, ApiError> {
         let prepared = self.prepare(Method::GET, path, query, JSON, None)?;
+        Ok(self.fetch_json(prepared).await?.0)
+    }
+
+    /// [`get_json`](Self::get_json), with what the upstream said beyond the body: its
+    /// status (a redirect, for a source that does not follow them) and the headers the
+    /// source keeps (see [`Meta`]).
+    pub async fn get_json_meta<T: Answer>(
+        &self,
+        path: &str,
+        query: &[(&str, &str)],
+    ) -> Result<(T, Arc<Meta>), ApiError> {
+        let prepared = self.prepare(Method::GET, path, query, JSON, None)?;
+        self.fetch_json(prepared).await
+    }
+
+    /// GET a URL the upstream handed out (the next page of a `Link` header, a job's
+    /// results), as given: it must lie under the source's base URL, or it is refused
+    /// without a request. Cached and coalesced like [`get_json`](Self::get_json).
+    pub async fn get_json_at<T: Answer>(&self, url: &str) -> Result<(T, Arc<Meta>), ApiError> {
+        let url = self.within_base(url)?;
+        let prepared = self.prepared(Method::GET, url, JSON, None);
+        self.fetch_json(prepared).await
+    }
+
+    /// [`get_json_meta`](Self::get_json_meta) for something that changes while it is
+    /// watched (a job's status): never served from a cache nor kept in one.
+    pub async fn poll_json_meta<T: Answer>(
+        &self,
+        path: &str,
+        query: &[(&str, &str)],
+    ) -> Result<(T, Arc<Meta>), ApiError> {
+        let mut prepared = self.prepare(Method::GET, path, query, JSON, None)?;
+        prepared.cacheable = false;
         self.fetch_json(prepared).await
     }
 
@@ -251,15 +294,10 @@ impl HttpClient {
         query: &[(&str, &str)],
         body: &B,
     ) -> Result<T, ApiError> {
-        let bytes = serde_json::to_vec(body).map_err(|e| ApiError::Upstream {
-            upstream: self.inner.config.name().to_owned(),
-            failure: UpstreamFailure::Transport {
-                detail: format!("cannot encode the request body: {e}"),
-            },
-            attempts: 0,
-        })?;
+        let bytes = serde_json::to_vec(body)
+            .map_err(|e| self.failure(format!("cannot encode the request body: {e}")))?;
         let prepared = self.prepare(Method::POST, path, query, JSON, Some((JSON, bytes.into())))?;
-        self.fetch_json(prepared).await
+        Ok(self.fetch_json(prepared).await?.0)
     }
 
     /// POST a form as an idempotent look-up (retried and coalesced; cached only when the
@@ -269,16 +307,18 @@ impl HttpClient {
         path: &str,
         form: &[(&str, &str)],
     ) -> Result<T, ApiError> {
-        let encoded = url::form_urlencoded::Serializer::new(String::new())
-            .extend_pairs(form)
-            .finish();
-        let prepared = self.prepare(
-            Method::POST,
-            path,
-            &[],
-            JSON,
-            Some((FORM, Bytes::from(encoded))),
-        )?;
+        Ok(self.post_form_meta(path, form).await?.0)
+    }
+
+    /// [`post_form`](Self::post_form), with what the upstream said beyond the body (see
+    /// [`Meta`]).
+    pub async fn post_form_meta<T: Answer>(
+        &self,
+        path: &str,
+        form: &[(&str, &str)],
+    ) -> Result<(T, Arc<Meta>), ApiError> {
+        let prepared =
+            self.prepare(Method::POST, path, &[], JSON, Some((FORM, form_body(form))))?;
         self.fetch_json(prepared).await
     }
 
@@ -296,41 +336,25 @@ impl HttpClient {
         max_bytes: u64,
         check: impl Fn(&[u8]) -> Result<(), String>,
     ) -> Result<Bytes, ApiError> {
-        let encoded = url::form_urlencoded::Serializer::new(String::new())
-            .extend_pairs(form)
-            .finish();
         let mut prepared = self.prepare(
             Method::POST,
             path,
             &[],
             accept,
-            Some((FORM, Bytes::from(encoded))),
+            Some((FORM, form_body(form))),
         )?;
         prepared.max_body = max_bytes;
         prepared.key = format!("{} max={max_bytes}", prepared.key).into();
         prepared.store_key = Arc::default();
         let key = prepared.key.clone();
         let url = prepared.url.clone();
-        let bytes = self.execute(prepared).await?;
-        match check(&bytes) {
-            Ok(()) => Ok(bytes),
-            Err(detail) => {
-                tracing::warn!(
-                    source = %self.inner.config.name(),
-                    url = %url,
-                    error = %detail,
-                    "unexpected upstream body"
-                );
-                self.forget(&key).await;
-                Err(ApiError::Upstream {
-                    upstream: self.inner.config.name().to_owned(),
-                    failure: UpstreamFailure::Decode {
-                        path: ".".to_owned(),
-                        detail,
-                    },
-                    attempts: 1,
-                })
+        let fetched = self.execute(prepared).await?;
+        match check(&fetched.body) {
+            Ok(()) => {
+                self.read_well(&fetched).await;
+                Ok(fetched.body)
             }
+            Err(detail) => Err(self.unreadable(&key, &url, ".".to_owned(), detail).await),
         }
     }
 
@@ -342,7 +366,16 @@ impl HttpClient {
         accept: &'static str,
         body: Option<(&'static str, Bytes)>,
     ) -> Result<Prepared, ApiError> {
-        let url = self.url(path, query)?;
+        Ok(self.prepared(method, self.url(path, query)?, accept, body))
+    }
+
+    fn prepared(
+        &self,
+        method: Method,
+        url: Url,
+        accept: &'static str,
+        body: Option<(&'static str, Bytes)>,
+    ) -> Prepared {
         let mut key = format!("{method} {url} {accept}");
         if let Some((content_type, bytes)) = &body {
             key.push_str(&format!(
@@ -350,7 +383,7 @@ impl HttpClient {
                 String::from_utf8_lossy(bytes)
             ));
         }
-        Ok(Prepared {
+        Prepared {
             cacheable: method == Method::GET || self.inner.config.cache_posts,
             max_body: self.inner.config.max_body_bytes,
             method,
@@ -359,14 +392,50 @@ impl HttpClient {
             body,
             key: key.into(),
             store_key: Arc::default(),
-        })
+        }
     }
 
-    async fn fetch_json<T: Answer>(&self, prepared: Prepared) -> Result<T, ApiError> {
+    /// `url` as the upstream gave it, if it lies under the base URL (same scheme, host,
+    /// port, and the base path as a prefix).
+    fn within_base(&self, url: &str) -> Result<Url, ApiError> {
+        let parsed = Url::parse(url).map_err(|e| {
+            self.failure(format!(
+                "the upstream handed out a URL that is not one ({url:?}): {e}"
+            ))
+        })?;
+        let base = &self.inner.config.base_url;
+        let path = base.path().trim_end_matches('/');
+        let same_origin = parsed.scheme() == base.scheme()
+            && parsed.host_str() == base.host_str()
+            && parsed.port_or_known_default() == base.port_or_known_default();
+        let under = parsed.path() == path || parsed.path().starts_with(&format!("{path}/"));
+        if same_origin && under {
+            Ok(parsed)
+        } else {
+            Err(self.failure(format!(
+                "refused a URL the upstream handed out outside {}: {parsed}",
+                self.inner.base
+            )))
+        }
+    }
+
+    async fn fetch_json<T: Answer>(&self, prepared: Prepared) -> Result<(T, Arc<Meta>), ApiError> {
         let key = prepared.key.clone();
         let url = prepared.url.clone();
-        let bytes = self.execute(prepared).await?;
-        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        let fetched = self.execute(prepared).await?;
+        let meta = fetched.meta.clone().unwrap_or_else(|| {
+            Arc::new(Meta {
+                status: 200,
+                ..Meta::default()
+            })
+        });
+        // A redirect the client does not follow may come without a body.
+        let body: &[u8] = if fetched.body.is_empty() && meta.is_redirect() {
+            b"null"
+        } else {
+            &fetched.body
+        };
+        let mut de = serde_json::Deserializer::from_slice(body);
         // `end` refuses trailing bytes after the value: a corrupted body is not accepted.
         let decoded = serde_path_to_error::deserialize::<_, T>(&mut de)
             .map_err(|e| (e.path().to_string(), e.into_inner().to_string()))
@@ -385,33 +454,48 @@ impl HttpClient {
                 Some(why) => Err((".".to_owned(), why)),
             });
         match decoded {
-            Ok(value) => Ok(value),
-            Err((path, detail)) => {
-                tracing::warn!(
-                    source = %self.inner.config.name(),
-                    url = %url,
-                    path = %path,
-                    error = %detail,
-                    "undecodable upstream response"
-                );
-                // Do not keep serving a body we cannot read.
-                self.forget(&key).await;
-                Err(ApiError::Upstream {
-                    upstream: self.inner.config.name().to_owned(),
-                    failure: UpstreamFailure::Decode { path, detail },
-                    attempts: 1,
-                })
+            Ok(value) => {
+                self.read_well(&fetched).await;
+                Ok((value, meta))
             }
+            Err((path, detail)) => Err(self.unreadable(&key, &url, path, detail).await),
+        }
+    }
+
+    /// A caller read `fetched` and found it well-formed: keep it for the next one, and
+    /// look up the source's release if that is due (in the background).
+    async fn read_well(&self, fetched: &Fetched) {
+        self.keep(fetched).await;
+        self.refresh_release();
+    }
+
+    /// A body that cannot be read: logged, never served again, an `UPSTREAM_ERROR`.
+    async fn unreadable(&self, key: &str, url: &Url, path: String, detail: String) -> ApiError {
+        tracing::warn!(
+            source = %self.inner.config.name(),
+            url = %url,
+            path = %path,
+            error = %detail,
+            "undecodable upstream response"
+        );
+        self.forget(key).await;
+        ApiError::Upstream {
+            upstream: self.inner.config.name().to_owned(),
+            failure: UpstreamFailure::Decode { path, detail },
+            attempts: 1,
         }
     }
 
     /// Cache, then the store, then coalesce (in this process, then across replicas), then
     /// fetch with retries; the answer is recorded for the provenance of the tool call it
     /// serves. Offline, nothing is fetched: an answer the store does not hold is an error.
-    async fn execute(&self, prepared: Prepared) -> Result<Bytes, ApiError> {
+    async fn execute(&self, prepared: Prepared) -> Result<Fetched, ApiError> {
         let slot = self.asking(&prepared);
         let store = &self.inner.store;
         store::Shared::beat_from(store);
+        self.inner
+            .known
+            .get_or_init(|| crate::records::know_store(store));
         let caching = prepared.cacheable && self.inner.cache.is_some();
         if caching && let Some(hit) = self.cached(&prepared).await {
             let origin = if store.offline() {
@@ -419,8 +503,8 @@ impl HttpClient {
             } else {
                 hit.origin
             };
-            provenance::answered(slot, hit.retrieved_at, origin);
-            return Ok(hit.body);
+            provenance::answered(slot, hit.retrieved_at, origin, hit.release.clone());
+            return Ok(hit);
         }
         if store.offline() {
             store.note_offline_miss(prepared.url.as_str());
@@ -436,14 +520,19 @@ impl HttpClient {
         let shared = self
             .inner
             .inflight
-            .join_or_start(key, move || this.fetch_and_keep(request, caching).boxed());
+            .join_or_start(key, move || this.fetch_or_wait(request, caching).boxed());
         let fetched = shared.await?;
-        provenance::answered(slot, fetched.retrieved_at, fetched.origin);
-        Ok(fetched.body)
+        provenance::answered(
+            slot,
+            fetched.retrieved_at,
+            fetched.origin,
+            fetched.release.clone(),
+        );
+        Ok(fetched)
     }
 
     /// The answer this process's cache holds, or else the store (kept in this process's
-    /// cache from then on).
+    /// cache once read).
     async fn cached(&self, prepared: &Prepared) -> Option<Fetched> {
         let cache = self.inner.cache.as_ref()?;
         if let Some(mut hit) = cache.get(&prepared.key).await {
@@ -458,21 +547,13 @@ impl HttpClient {
         let stored = shared::lookup(store, prepared.store_key()).await?;
         tracing::debug!(source = %self.inner.config.name(), url = %prepared.url, "store hit");
         let fresh = stored.fresh_until > SystemTime::now();
-        let hit = Fetched {
-            body: stored.body,
-            retrieved_at: stored.retrieved_at,
-            fresh_until: stored.fresh_until,
-            origin: provenance::Origin::Cache,
-        };
-        if fresh {
-            cache.insert(prepared.key.clone(), hit.clone()).await;
-        }
-        Some(hit)
+        let pending = Pending::new(prepared.key.clone(), fresh, None, None);
+        Some(Fetched::from_store(stored, pending))
     }
 
     /// Fetch with retries, unless another replica is fetching the same answer (then wait
-    /// for it); keep a success in the cache and the store.
-    async fn fetch_and_keep(self, request: Prepared, caching: bool) -> Result<Fetched, ApiError> {
+    /// for it). The answer is kept (here and in the store) only once a caller has read it.
+    async fn fetch_or_wait(self, request: Prepared, caching: bool) -> Result<Fetched, ApiError> {
         let store = &self.inner.store;
         let shared_key = (caching && store.in_use()).then(|| request.store_key().to_owned());
         let mut lock = None;
@@ -480,56 +561,32 @@ impl HttpClient {
             let hold = self.inner.config.timeout + Duration::from_secs(5);
             match shared::lead_or_wait(store, key, hold, self.inner.config.timeout).await {
                 shared::Lead::Fetched(stored) => {
-                    return Ok(Fetched {
-                        body: stored.body,
-                        retrieved_at: stored.retrieved_at,
-                        fresh_until: stored.fresh_until,
-                        origin: provenance::Origin::Cache,
-                    });
+                    let pending = Pending::new(request.key.clone(), caching, None, None);
+                    return Ok(Fetched::from_store(stored, pending));
                 }
                 shared::Lead::Fetch { locked } => {
                     lock = locked.then(|| shared::Held::new(Arc::clone(store), key.clone()));
                 }
             }
         }
-        let result = self.fetch_with_retries(&request).await.map(|body| {
-            let now = SystemTime::now();
-            Fetched {
-                body,
-                retrieved_at: now,
-                fresh_until: now + self.inner.config.cache_ttl,
-                origin: provenance::Origin::Upstream,
+        let response = self.fetch_with_retries(&request).await?;
+        let now = SystemTime::now();
+        let release = match response.release {
+            Some(named) => {
+                self.inner.release.known(Some(Arc::clone(&named)), now);
+                Some(named)
             }
-        });
-        if let (Ok(fetched), true, Some(cache)) = (&result, caching, &self.inner.cache) {
-            cache.insert(request.key.clone(), fetched.clone()).await;
-        }
-        if let Some(key) = &shared_key {
-            if let Ok(fetched) = &result {
-                let stored = store::Stored {
-                    body: fetched.body.clone(),
-                    retrieved_at: fetched.retrieved_at,
-                    fresh_until: fetched.fresh_until,
-                };
-                shared::keep(store, key, &stored).await;
-            }
-            if let Some(lock) = lock {
-                lock.release().await;
-            }
-        }
-        result
-    }
-
-    /// Stop serving the answer under `key` (it turned out unreadable), here and in the
-    /// store.
-    async fn forget(&self, key: &str) {
-        if let Some(cache) = &self.inner.cache {
-            cache.invalidate(key).await;
-        }
-        let store = &self.inner.store;
-        if store.configured() {
-            shared::forget(store, &store::answer_key(key)).await;
-        }
+            None => self.inner.release.at(now),
+        };
+        Ok(Fetched {
+            body: response.body,
+            retrieved_at: now,
+            fresh_until: now + self.inner.config.cache_ttl,
+            origin: provenance::Origin::Upstream,
+            release,
+            meta: response.meta.map(Arc::new),
+            pending: Pending::new(request.key.clone(), caching, shared_key, lock),
+        })
     }
 
     /// Tell the current tool call's provenance that it asks this request.
@@ -537,89 +594,20 @@ impl HttpClient {
         provenance::asking(
             self.inner.config.name(),
             || Arc::new(self.clone()) as Arc<dyn ReleaseSource>,
-            || {
-                provenance::describe_request(
-                    prepared.method.as_str(),
-                    prepared.url.as_str(),
-                    prepared.body.as_ref().map(|(_, body)| body.as_ref()),
-                )
+            || provenance::Asked {
+                method: prepared.method.as_str().to_owned(),
+                url: prepared.url.as_str().to_owned(),
+                body: prepared.body.as_ref().map(|(_, body)| body.clone()),
             },
         )
     }
 
-    /// The data release this source serves, for provenance: known, or asked now (at most
-    /// once a day, in a task of its own) and waited for briefly; `None` when the source
-    /// does not say, its look-up failed, or it is not back in time (see `release.rs`).
-    pub async fn release(&self) -> Option<Arc<str>> {
-        let config = &self.inner.config;
-        let check = config.upstream.release.filter(|_| config.ask_release)?;
-        let asking = match self.inner.release.next() {
-            release::Next::Ready(known) => return known,
-            release::Next::Wait(asking) => asking,
-            release::Next::Ask => {
-                let this = self.clone();
-                let task = tokio::spawn(async move {
-                    let found = match this
-                        .get_json::<serde_json::Value>(check.path, check.query)
-                        .await
-                    {
-                        Ok(answer) => {
-                            let found = release::read(&answer, check.pointer);
-                            if found.is_none() {
-                                tracing::warn!(source = %this.inner.config.name(), pointer = check.pointer, "the release look-up does not name a release");
-                            }
-                            found
-                        }
-                        Err(e) => {
-                            tracing::warn!(source = %this.inner.config.name(), error = %e, "the release look-up failed: results name no release until tomorrow");
-                            None
-                        }
-                    };
-                    this.inner.release.known(found.clone());
-                    found
-                });
-                self.inner
-                    .release
-                    .asking(async move { task.await.ok().flatten() }.boxed())
-            }
-        };
-        release::wait(asking).await
-    }
-
-    async fn fetch_with_retries(&self, prepared: &Prepared) -> Result<Bytes, ApiError> {
+    async fn fetch_with_retries(&self, prepared: &Prepared) -> Result<Response, ApiError> {
         let config = &self.inner.config;
         let label = format!("{} {}", config.name(), prepared.url);
         let (outcome, attempts) =
             retry::run(&config.retry, &label, || self.attempt(prepared)).await;
         outcome.map_err(|failure| ApiError::from_failure(config.name(), failure, attempts))
-    }
-
-    /// Send the source's health check once (no cache, no retries, but within its rate
-    /// and concurrency limits) and say whether the upstream answered, how fast, and if
-    /// not, why: DNS, TLS, proxy, connection, timeout or the HTTP status. What
-    /// `<bin> check` prints.
-    pub async fn probe(&self) -> Probe {
-        let config = &self.inner.config;
-        let health = config.upstream.health;
-        let url = match self.url(health.path, health.query) {
-            Ok(url) => url,
-            Err(e) => {
-                return Probe {
-                    source: config.name(),
-                    url: format!("{}/{}", self.inner.base, health.path),
-                    outcome: Err(e.to_string()),
-                    latency: Duration::ZERO,
-                };
-            }
-        };
-        let started = std::time::Instant::now();
-        let outcome = self.probe_once(&url).await;
-        Probe {
-            source: config.name(),
-            url: url.to_string(),
-            outcome,
-            latency: started.elapsed(),
-        }
     }
 
     /// The pooled client, built on first use; why it could not be built otherwise.
@@ -631,46 +619,9 @@ impl HttpClient {
             .map_err(String::as_str)
     }
 
-    async fn probe_once(&self, url: &Url) -> Result<u16, String> {
-        let config = &self.inner.config;
-        let client = self.reqwest().map_err(ToOwned::to_owned)?;
-        let _slot = self
-            .inner
-            .permits
-            .acquire()
-            .await
-            .map_err(|_| "the client is shutting down".to_owned())?;
-        let permit = self
-            .inner
-            .budget
-            .permit(Duration::ZERO)
-            .await
-            .map_err(|failure| {
-                format!(
-                    "not sent: the upstream asked to wait ({})",
-                    failure.summary()
-                )
-            })?;
-        let sent = client
-            .get(url.clone())
-            .timeout(config.timeout)
-            .header(ACCEPT, JSON)
-            .send()
-            .await;
-        drop(permit);
-        let response =
-            sent.map_err(|e| probe_failure(&e, url, config.timeout, &config.network.proxies))?;
-        let status = response.status();
-        if status.is_success() {
-            Ok(status.as_u16())
-        } else {
-            Err(format!("HTTP {status}"))
-        }
-    }
-
     /// One request: concurrency permit first (so requests waiting for a slot do not
     /// bunch up and burst past the rate later), then a rate-limit permit, then the call.
-    async fn attempt(&self, prepared: &Prepared) -> Result<Bytes, UpstreamFailure> {
+    async fn attempt(&self, prepared: &Prepared) -> Result<Response, UpstreamFailure> {
         let config = &self.inner.config;
         // Build the client (first use only) before taking a rate permit: a permit must be
         // spent on sending, or the next request could go out less than a period later.
@@ -715,8 +666,25 @@ impl HttpClient {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "upstream response"
         );
-        if status.is_success() {
-            return body::read_capped(response, prepared.max_body, config.timeout).await;
+        let upstream = config.upstream;
+        let redirect = status.is_redirection() && !upstream.follow_redirects;
+        if status.is_success() || redirect {
+            let meta = (redirect || !upstream.keep_headers.is_empty())
+                .then(|| meta_of(&response, upstream.keep_headers));
+            let release = match upstream.release {
+                Some(ReleaseCheck::Header(name)) => response
+                    .headers()
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(release::from_header),
+                _ => None,
+            };
+            let body = body::read_capped(response, prepared.max_body, config.timeout).await?;
+            return Ok(Response {
+                body,
+                meta,
+                release,
+            });
         }
         let failure = status_failure(status, response).await;
         if let UpstreamFailure::Status {
@@ -811,61 +779,35 @@ pub fn encode_path_segment(segment: &str) -> Result<String, ApiError> {
     Ok(out)
 }
 
-/// What one health check found (see [`HttpClient::probe`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Probe {
-    /// The source's name, e.g. "Ensembl".
-    pub source: &'static str,
-    /// The URL requested.
-    pub url: String,
-    /// The HTTP status of a success, or why the upstream could not be reached.
-    pub outcome: Result<u16, String>,
-    /// From the start of the request to the response headers (or the failure).
-    pub latency: Duration,
+/// The status, redirect target and kept headers of `response` (see [`Meta`]).
+fn meta_of(response: &reqwest::Response, keep: &[&str]) -> Meta {
+    let headers = response.headers();
+    let location = headers
+        .get(LOCATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|to| response.url().join(to).ok())
+        .map(String::from);
+    let headers = headers
+        .iter()
+        .filter(|(name, _)| keep.iter().any(|k| name.as_str().eq_ignore_ascii_case(k)))
+        .filter_map(|(name, value)| {
+            Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
+        })
+        .collect();
+    Meta {
+        status: response.status().as_u16(),
+        location,
+        headers,
+    }
 }
 
-/// Why a health check got no answer, in the terms a user can act on.
-fn probe_failure(
-    error: &reqwest::Error,
-    url: &Url,
-    timeout: Duration,
-    proxies: &Proxies,
-) -> String {
-    let chain = crate::error::error_chain(error);
-    let lower = chain.to_lowercase();
-    let host = url.host_str().unwrap_or_default();
-    if error.is_timeout() {
-        return format!("timeout: no answer within {:.1} s", timeout.as_secs_f64());
-    }
-    let proxy = proxies.for_scheme(url.scheme());
-    let reason = if lower.contains("dns error")
-        || lower.contains("failed to lookup address")
-        || lower.contains("name or service not known")
-        || lower.contains("no such host")
-    {
-        format!("DNS: cannot resolve {host}")
-    } else if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake")
-    {
-        format!("TLS: the secure connection to {host} failed")
-    } else if lower.contains("connection refused") {
-        format!("connection refused by {host}")
-    } else if error.is_connect() {
-        format!("cannot connect to {host}")
-    } else {
-        "the connection broke".to_owned()
-    };
-    // The proxy the variables name for this scheme: what the request went through,
-    // unless `NO_PROXY` let it go direct. Never with its password.
-    match proxy {
-        Some(proxy) if error.is_connect() => {
-            format!(
-                "proxy: {reason} through {}={} ({chain})",
-                proxy.var,
-                proxy.shown()
-            )
-        }
-        _ => format!("{reason} ({chain})"),
-    }
+/// A form as `application/x-www-form-urlencoded` bytes.
+fn form_body(form: &[(&str, &str)]) -> Bytes {
+    Bytes::from(
+        url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(form)
+            .finish(),
+    )
 }
 
 async fn status_failure(status: StatusCode, response: reqwest::Response) -> UpstreamFailure {
@@ -878,59 +820,6 @@ async fn status_failure(status: StatusCode, response: reqwest::Response) -> Upst
         retry_after,
     }
 }
-
-/// What a source client decodes an upstream answer into. Decoding is not enough: an
-/// answer that decodes but says nothing the upstream documents (`[{"unexpected": 1}]` read
-/// as rows whose fields are all optional) must not pass for "no results" or "not found".
-/// [`unusable`](Answer::unusable) says so, and the HTTP client then treats the body as
-/// one it cannot read: `UPSTREAM_ERROR`, logged, and never served from the cache again.
-///
-/// List answers get it from [`Row`]: a `Vec<T: Row>` that has rows but not one usable row
-/// is unusable. Every type a server decodes into implements this trait (most with the
-/// default: their required fields already make a wrong shape fail to decode).
-pub trait Answer: DeserializeOwned {
-    /// Why this decoded answer is not one the upstream documents; `None` when it is.
-    fn unusable(&self) -> Option<String> {
-        None
-    }
-}
-
-/// One row of a list answer.
-pub trait Row {
-    /// Whether the row carries what makes it a row (its identifier, say).
-    fn usable(&self) -> bool;
-}
-
-impl<T: Row + DeserializeOwned> Answer for Vec<T> {
-    fn unusable(&self) -> Option<String> {
-        (!self.is_empty() && !self.iter().any(Row::usable)).then(|| {
-            format!(
-                "{} row(s), none with the fields a row must have",
-                self.len()
-            )
-        })
-    }
-}
-
-/// A map of rows by the identifier asked for (a batch look-up), `null` for a miss: it is
-/// unusable when it has rows and not one usable row.
-impl<K, V> Answer for std::collections::HashMap<K, Option<V>>
-where
-    K: DeserializeOwned + Eq + std::hash::Hash,
-    V: Row + DeserializeOwned,
-{
-    fn unusable(&self) -> Option<String> {
-        let rows: Vec<&V> = self.values().flatten().collect();
-        (!rows.is_empty() && !rows.iter().any(|row| row.usable())).then(|| {
-            format!(
-                "{} record(s), none with the fields a record must have",
-                rows.len()
-            )
-        })
-    }
-}
-
-impl Answer for serde_json::Value {}
 
 #[cfg(test)]
 mod tests;

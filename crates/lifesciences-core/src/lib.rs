@@ -9,10 +9,11 @@
 //! error envelopes, cursors, cross-references, and the command line with its stdio and
 //! Streamable HTTP transports and its `check` of the upstreams.
 //!
-//! Modules depend downwards only: `notify`, `provenance`, `version` ← `config` ← `error` ←
-//! `http` ← `client` ← `server` ← `serve` ← `cli`.
+//! Modules depend downwards only: `notify`, `provenance`, `chores`, `version` ← `config` ←
+//! `error` ← `store` ← `records`, `http` ← `client` ← `server` ← `serve` ← `cli`.
 
 pub mod args;
+pub mod chores;
 pub mod cli;
 pub mod client;
 pub mod config;
@@ -22,6 +23,7 @@ pub mod error;
 pub mod http;
 pub mod notify;
 pub mod provenance;
+pub mod records;
 pub mod reply;
 pub mod schema;
 pub mod serve;
@@ -41,7 +43,7 @@ pub use config::{
 };
 pub use envelope::{ErrorBody, ErrorCode, ErrorEnvelope, Pagination, PaginationEnvelope};
 pub use error::{ApiError, Guidance, MIN_QUERY_CHARS, UpstreamFailure};
-pub use http::{Answer, HttpClient, Probe, Row, encode_path_segment};
+pub use http::{Answer, HttpClient, Meta, Probe, Row, encode_path_segment};
 pub use provenance::{Provenance, SourceProvenance};
 pub use reply::Reply;
 pub use server::{

@@ -1,47 +1,73 @@
 //! Where an answer came from: for each source that contributed to a tool call's result,
-//! the database, its data release when the source says, the exact upstream requests the
-//! answer was built from, when they were retrieved, and whether the cache served them.
+//! the database, the data release its answers were retrieved under (when the source
+//! says), the upstream requests the answer was built from, when they were retrieved, and
+//! whether the cache served them.
 //!
 //! [`Served`](crate::server::Served) runs every tool call inside `scope`; the HTTP
 //! client notes every request a call makes (`asking`) and every answer it reads
-//! (`answered`: fetched, joined in flight or served from the cache) without knowing
-//! about calls. When the call succeeds, the
-//! record becomes the result's `provenance` (`attach`), so no tool can forget it and
-//! none builds it itself.
+//! (`answered`: fetched, joined in flight or served from the cache, with its release)
+//! without knowing about calls. When the call succeeds, the record becomes the result's
+//! `provenance` (`attach`), so no tool can forget it and none builds it itself.
 //!
 //! **Invariant:** only requests a call made and read an answer to are named, each once
-//! (as first asked, in the order asked), with the time the upstream sent the answer: an answer served from the cache keeps its original retrieval time.
-//! Requests a call did not make (a source's daily release look-up, which runs in a task
-//! of its own) are never recorded.
+//! (as first asked, in the order asked), with the time the upstream sent the answer: an
+//! answer served from the cache keeps its original retrieval time and release. Requests a
+//! call did not make (a source's daily release look-up, which runs in a task of its own)
+//! are never recorded. Building it never waits: it is plain bookkeeping on the answer path.
+//!
+//! **Invariant:** provenance stays small (at most about 1 KB, see [`MAX_BYTES`]) whatever
+//! the call asked: a request longer than [`MAX_REQUEST_CHARS`] is named by its method,
+//! URL, body length and the SHA-256 of its body, never cut, and a source's many requests
+//! are summarised as the first few and their count. The full record then stays reachable
+//! (`full`: a `provenance://` resource, and `call --provenance full`), kept in this
+//! process and in the store.
 
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
-use futures::future::BoxFuture;
+use bytes::Bytes;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::schemars::{self, JsonSchema};
 use serde::Serialize;
 use serde_with::skip_serializing_none;
 
-/// The longest request text kept: a POST's body beyond it is cut (`…`).
-const MAX_REQUEST_CHARS: usize = 2000;
+/// A request whose text is longer than this is named by its method, URL, body length and
+/// the SHA-256 of its body instead (a 2,000-identifier POST would otherwise fill the
+/// answer with a body no one can read).
+pub const MAX_REQUEST_CHARS: usize = 200;
+/// The most requests named per source before the rest are only counted.
+const MAX_LISTED: usize = 3;
+/// What provenance may take in an answer (its JSON, in bytes): beyond it, fewer requests
+/// are listed per source, down to one.
+pub const MAX_BYTES: usize = 1024;
+/// The scheme of a full record's resource URI: `provenance://<id>`.
+pub const RESOURCE_SCHEME: &str = "provenance://";
 
-/// A source that can say which data release it serves (the HTTP client of one upstream).
+/// A source that can say which data release an answer retrieved at a given time was
+/// served under (the HTTP client of one upstream): what it knows now, never waiting.
 pub(crate) trait ReleaseSource: Send + Sync {
-    /// The release, if known or found out in time; never an error.
-    fn release(&self) -> BoxFuture<'_, Option<Arc<str>>>;
+    fn release_at(&self, at: SystemTime) -> Option<Arc<str>>;
+}
+
+/// One request as sent: enough to name it, briefly or in full.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Asked {
+    pub(crate) method: String,
+    pub(crate) url: String,
+    pub(crate) body: Option<Bytes>,
 }
 
 /// One upstream request a call made, and its answer once read.
 #[derive(Clone)]
 struct Record {
     source: &'static str,
-    release: Arc<dyn ReleaseSource>,
-    request: String,
-    /// When the upstream sent the answer, and whether the cache served it; `None` until
-    /// an answer is read (a request that failed is never named).
-    answer: Option<(SystemTime, Origin)>,
+    release_of: Arc<dyn ReleaseSource>,
+    asked: Asked,
+    /// When the upstream sent the answer, whether the cache served it, and the release
+    /// it was retrieved under (when known then); `None` until an answer is read (a
+    /// request that failed is never named).
+    answer: Option<(SystemTime, Origin, Option<Arc<str>>)>,
 }
 
 /// The upstream requests one tool call made, in the order it made them (so requests sent
@@ -66,32 +92,32 @@ pub(crate) async fn scope<F: Future>(call: F) -> (F::Output, Recorder) {
     (output, recorder)
 }
 
-/// Note that the current tool call asks `source` for `request` (built only inside a
+/// Note that the current tool call asks `source` for a request (built only inside a
 /// call): its place in the record. The same request asked again in one call (the cache
 /// then serves it) keeps its first place. Outside a tool call (`check`, a release
 /// look-up) nothing happens and there is no place.
 pub(crate) fn asking(
     source: &'static str,
-    release: impl FnOnce() -> Arc<dyn ReleaseSource>,
-    request: impl FnOnce() -> String,
+    release_of: impl FnOnce() -> Arc<dyn ReleaseSource>,
+    request: impl FnOnce() -> Asked,
 ) -> Option<Slot> {
     CALL.try_with(|recorder| {
         let mut records = recorder.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let request = request();
+        let asked = request();
         if let Some(at) = records
             .iter()
-            .position(|r| r.source == source && r.request == request)
+            .position(|r| r.source == source && r.asked == asked)
         {
             return Slot(at);
         }
-        let release = records
+        let release_of = records
             .iter()
             .find(|r| r.source == source)
-            .map_or_else(release, |r| Arc::clone(&r.release));
+            .map_or_else(release_of, |r| Arc::clone(&r.release_of));
         records.push(Record {
             source,
-            release,
-            request,
+            release_of,
+            asked,
             answer: None,
         });
         Slot(records.len() - 1)
@@ -99,8 +125,6 @@ pub(crate) fn asking(
     .ok()
 }
 
-/// The request at `slot` was answered: when the upstream sent the answer, and whether
-/// the cache served it. The first answer read stands.
 /// Where an answer a call read came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Origin {
@@ -112,7 +136,14 @@ pub(crate) enum Origin {
     Offline,
 }
 
-pub(crate) fn answered(slot: Option<Slot>, retrieved_at: SystemTime, origin: Origin) {
+/// The request at `slot` was answered: when the upstream sent the answer, whether the
+/// cache served it, and the release it was retrieved under. The first answer read stands.
+pub(crate) fn answered(
+    slot: Option<Slot>,
+    retrieved_at: SystemTime,
+    origin: Origin,
+    release: Option<Arc<str>>,
+) {
     let Some(Slot(at)) = slot else {
         return;
     };
@@ -121,88 +152,198 @@ pub(crate) fn answered(slot: Option<Slot>, retrieved_at: SystemTime, origin: Ori
         if let Some(record) = records.get_mut(at)
             && record.answer.is_none()
         {
-            record.answer = Some((retrieved_at, origin));
+            record.answer = Some((retrieved_at, origin, release));
         }
     });
 }
 
-/// How a request is written in the provenance: a GET is its URL; any other method is
-/// the method, the URL and the body as sent (form-encoded or JSON), cut at 2,000
-/// characters.
-pub(crate) fn describe_request(method: &str, url: &str, body: Option<&[u8]>) -> String {
-    if method == "GET" {
-        return url.to_owned();
-    }
-    let mut text = format!("{method} {url}");
-    if let Some(body) = body.filter(|b| !b.is_empty()) {
-        text.push(' ');
-        text.push_str(&String::from_utf8_lossy(body));
-    }
-    match text.char_indices().nth(MAX_REQUEST_CHARS) {
-        Some((cut, _)) => {
-            text.truncate(cut);
-            text.push('…');
-            text
+impl Asked {
+    /// The request in full: a GET is its URL; any other method is the method, the URL
+    /// and the body as sent (form-encoded or JSON).
+    pub(crate) fn full(&self) -> String {
+        let body = self.body.as_ref().filter(|b| !b.is_empty());
+        match body {
+            None if self.method == "GET" => self.url.clone(),
+            None => format!("{} {}", self.method, self.url),
+            Some(body) => format!(
+                "{} {} {}",
+                self.method,
+                self.url,
+                String::from_utf8_lossy(body)
+            ),
         }
-        None => text,
+    }
+
+    /// The request as a summary names it: in full up to [`MAX_REQUEST_CHARS`]; beyond,
+    /// the method and URL (a long query named like a body) with the length and SHA-256 of
+    /// the body. Whether it was shortened.
+    pub(crate) fn brief(&self) -> (String, bool) {
+        let full = self.full();
+        if full.chars().count() <= MAX_REQUEST_CHARS {
+            return (full, false);
+        }
+        let (url, query) = match self.url.split_once('?') {
+            Some((path, query)) if self.url.chars().count() > MAX_REQUEST_CHARS => {
+                (path, Some(query))
+            }
+            _ => (self.url.as_str(), None),
+        };
+        let mut parts = Vec::new();
+        if let Some(query) = query {
+            parts.push(format!(
+                "query {} bytes, sha256 {}",
+                query.len(),
+                sha256(query.as_bytes())
+            ));
+        }
+        if let Some(body) = self.body.as_ref().filter(|b| !b.is_empty()) {
+            parts.push(format!(
+                "body {} bytes, sha256 {}",
+                body.len(),
+                sha256(body)
+            ));
+        }
+        (
+            format!("{} {url} ({})", self.method, parts.join("; ")),
+            true,
+        )
     }
 }
 
+fn sha256(bytes: &[u8]) -> String {
+    let digest = ring::digest::digest(&ring::digest::SHA256, bytes);
+    let mut hex = String::with_capacity(64);
+    for byte in digest.as_ref() {
+        hex.push_str(&format!("{byte:02x}"));
+    }
+    hex
+}
+
+/// One source's answered requests, in the order asked.
+struct Group {
+    source: &'static str,
+    release_of: Arc<dyn ReleaseSource>,
+    answers: Vec<(Asked, SystemTime, Origin, Option<Arc<str>>)>,
+}
+
 impl Recorder {
-    /// What the record says, with each source's release (asked concurrently; see
-    /// [`ReleaseSource`]).
-    pub(crate) async fn provenance(&self) -> Provenance {
-        // Source by source, in the order each was first asked; answered requests only.
-        let groups: Vec<Vec<(Record, SystemTime, Origin)>> = {
+    /// What the record says: the provenance an answer carries, and, when that one had to
+    /// summarise, the full record with its id (what its `full` URI names). Never waits.
+    pub(crate) fn provenance(&self) -> (Provenance, Option<(String, Provenance)>) {
+        let groups = {
             let records = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-            let mut groups: Vec<Vec<(Record, SystemTime, Origin)>> = Vec::new();
+            let mut groups: Vec<Group> = Vec::new();
             for record in records.iter() {
-                let Some((at, origin)) = record.answer else {
+                let Some((at, origin, release)) = &record.answer else {
                     continue;
                 };
-                let record = (record.clone(), at, origin);
-                match groups.iter_mut().find(|g| g[0].0.source == record.0.source) {
-                    Some(group) => group.push(record),
-                    None => groups.push(vec![record]),
+                let answer = (record.asked.clone(), *at, *origin, release.clone());
+                match groups.iter_mut().find(|g| g.source == record.source) {
+                    Some(group) => group.answers.push(answer),
+                    None => groups.push(Group {
+                        source: record.source,
+                        release_of: Arc::clone(&record.release_of),
+                        answers: vec![answer],
+                    }),
                 }
             }
             groups
         };
-        let releases =
-            futures::future::join_all(groups.iter().map(|group| group[0].0.release.release()))
-                .await;
-        let sources = groups
-            .into_iter()
-            .zip(releases)
-            .map(|(group, release)| SourceProvenance {
-                database: group[0].0.source.to_owned(),
-                release: release.map(|r| r.to_string()),
-                retrieved_at: rfc3339(
-                    group
-                        .iter()
-                        .map(|(_, at, _)| *at)
-                        .min()
-                        .unwrap_or_else(SystemTime::now),
-                ),
-                cached: group
+        let full = Provenance {
+            sources: groups
+                .iter()
+                .map(|g| g.source_provenance(Asked::full))
+                .collect(),
+            full: None,
+        };
+        let mut listed = MAX_LISTED;
+        loop {
+            let mut shortened = false;
+            let sources = groups
+                .iter()
+                .map(|group| {
+                    let mut source = group.source_provenance(|asked| {
+                        let (brief, short) = asked.brief();
+                        shortened |= short;
+                        brief
+                    });
+                    // Many requests: the first few, and how many there were.
+                    if source.requests.len() > listed + 1 {
+                        source.requests_total = Some(source.requests.len());
+                        source.requests.truncate(listed);
+                        shortened = true;
+                    }
+                    source
+                })
+                .collect();
+            let mut provenance = Provenance {
+                sources,
+                full: None,
+            };
+            if !shortened {
+                return (provenance, None);
+            }
+            let id = record_id(&full);
+            provenance.full = Some(format!("{RESOURCE_SCHEME}{id}"));
+            let size = serde_json::to_vec(&provenance).map_or(0, |v| v.len());
+            if size <= MAX_BYTES || listed == 1 {
+                return (provenance, Some((id, full)));
+            }
+            listed -= 1;
+        }
+    }
+}
+
+impl Group {
+    fn source_provenance(&self, name: impl FnMut(&Asked) -> String) -> SourceProvenance {
+        let mut releases: Vec<Arc<str>> = Vec::new();
+        for (_, at, _, release) in &self.answers {
+            if let Some(release) = release.clone().or_else(|| self.release_of.release_at(*at))
+                && !releases.contains(&release)
+            {
+                releases.push(release);
+            }
+        }
+        SourceProvenance {
+            database: self.source.to_owned(),
+            release: (!releases.is_empty()).then(|| releases.join(", ")),
+            retrieved_at: rfc3339(
+                self.answers
                     .iter()
-                    .any(|(_, _, origin)| *origin != Origin::Upstream),
-                offline: group
-                    .iter()
-                    .any(|(_, _, origin)| *origin == Origin::Offline),
-                requests: group.into_iter().map(|(r, ..)| r.request).collect(),
-            })
-            .collect();
-        Provenance { sources }
+                    .map(|(_, at, ..)| *at)
+                    .min()
+                    .unwrap_or_else(SystemTime::now),
+            ),
+            cached: self
+                .answers
+                .iter()
+                .any(|(_, _, origin, _)| *origin != Origin::Upstream),
+            offline: self
+                .answers
+                .iter()
+                .any(|(_, _, origin, _)| *origin == Origin::Offline),
+            requests: self
+                .answers
+                .iter()
+                .map(|(asked, ..)| asked)
+                .map(name)
+                .collect(),
+            requests_total: None,
+        }
     }
 }
 
 /// Where a result came from, source by source.
+#[skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Provenance {
     /// Every source that contributed to the result, in the order it was first asked; empty
     /// when the answer needed no upstream (a listing the server holds itself).
     pub sources: Vec<SourceProvenance>,
+    /// When a request is named briefly or left out (see `requests`), the full record: a
+    /// resource (`provenance://…`) to read with `resources/read`, with every request in
+    /// full; kept for a day.
+    pub full: Option<String>,
 }
 
 /// What one source contributed.
@@ -211,12 +352,18 @@ pub struct Provenance {
 pub struct SourceProvenance {
     /// The database, e.g. `Ensembl`, `ChEMBL`, `STRING`, `IGVF Catalog`.
     pub database: String,
-    /// The data release it served, as the source names it (`115`, `ChEMBL_35`, `12.0`);
-    /// absent when the source does not say or has not said yet.
+    /// The data release its answers were retrieved under, as the source names it (`115`,
+    /// `ChEMBL_35`, `12.0`; several, comma-separated, when cached answers of an earlier
+    /// release were used); absent when the source does not say or had not said yet.
     pub release: Option<String>,
-    /// The exact requests the result was built from, to re-run or cite: a GET as its URL,
-    /// a POST as `POST <url> <body>` (the body cut at 2,000 characters).
+    /// The requests the result was built from, to re-run or cite: a GET as its URL, a POST
+    /// as `POST <url> <body>`. One longer than 200 characters is named as `<method> <url>
+    /// (body <n> bytes, sha256 <hex>)` (a long query likewise); the full text is in the
+    /// record `full` names.
     pub requests: Vec<String>,
+    /// How many requests there were, when only the first of them are listed.
+    #[schemars(range(min = 1))]
+    pub requests_total: Option<usize>,
     /// When the upstream sent the oldest of these answers (UTC, RFC 3339, to the
     /// millisecond): for an answer served from the cache, its original retrieval time.
     #[schemars(extend("format" = "date-time"))]
@@ -251,15 +398,24 @@ impl Provenance {
                     (false, true) => ", from the cache",
                     (false, false) => "",
                 };
+                let more = s
+                    .requests_total
+                    .map(|total| format!(" (first {} of {total})", s.requests.len()))
+                    .unwrap_or_default();
                 format!(
-                    "{}{release}, retrieved {}{cached}: {}",
+                    "{}{release}, retrieved {}{cached}: {}{more}",
                     s.database,
                     s.retrieved_at,
                     s.requests.join(" ; ")
                 )
             })
             .collect();
-        format!("Provenance: {}", sources.join(" | "))
+        let full = self
+            .full
+            .as_deref()
+            .map(|uri| format!(" | full record: {uri}"))
+            .unwrap_or_default();
+        format!("Provenance: {}{full}", sources.join(" | "))
     }
 }
 
@@ -275,15 +431,24 @@ pub(crate) fn attach(result: &mut CallToolResult, provenance: &Provenance) {
     };
     match result.structured_content.as_mut() {
         Some(serde_json::Value::Object(map)) => {
-            // The text that mirrors the structured content (rmcp writes it compact) is
-            // written again with the provenance in it.
-            let before = serde_json::to_string(&*map).unwrap_or_default();
+            // The text that mirrors the structured content (rmcp writes it compact, as
+            // one text block) gains the same member at its end, without writing the
+            // whole answer again.
+            let added = serde_json::to_string(&value).unwrap_or_default();
+            let was_empty = map.is_empty();
             map.insert("provenance".to_owned(), value);
-            let after = serde_json::to_string(&*map).unwrap_or_default();
-            for block in &mut result.content {
-                if block.as_text().is_some_and(|t| t.text == before) {
-                    *block = ContentBlock::text(after.clone());
-                }
+            if let [block] = result.content.as_mut_slice()
+                && let Some(text) = block.as_text()
+                && text.text.ends_with('}')
+                && text.text.starts_with('{')
+            {
+                let open = &text.text[..text.text.len() - 1];
+                let joined = if was_empty {
+                    format!("{open}\"provenance\":{added}}}")
+                } else {
+                    format!("{open},\"provenance\":{added}}}")
+                };
+                *block = ContentBlock::text(joined);
             }
         }
         Some(_) => {}
@@ -293,129 +458,16 @@ pub(crate) fn attach(result: &mut CallToolResult, provenance: &Provenance) {
     }
 }
 
+/// The id of a full record: the first 16 hex digits of the SHA-256 of its JSON.
+fn record_id(full: &Provenance) -> String {
+    let json = serde_json::to_vec(full).unwrap_or_default();
+    sha256(&json)[..16].to_owned()
+}
+
 /// `time` as RFC 3339 in UTC, to the millisecond (`2026-11-26T10:40:00.123Z`).
 pub(crate) fn rfc3339(time: SystemTime) -> String {
     chrono::DateTime::<chrono::Utc>::from(time).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    struct Known(&'static str);
-
-    impl ReleaseSource for Known {
-        fn release(&self) -> BoxFuture<'_, Option<Arc<str>>> {
-            Box::pin(async move { Some(Arc::from(self.0)) })
-        }
-    }
-
-    #[test]
-    fn times_are_utc_to_the_millisecond() {
-        let t = SystemTime::UNIX_EPOCH + Duration::from_micros(1_764_153_600_900_700);
-        assert_eq!(rfc3339(t), "2025-11-26T10:40:00.900Z");
-    }
-
-    #[test]
-    fn a_get_is_its_url_and_a_post_carries_its_body_cut_to_size() {
-        assert_eq!(
-            describe_request("GET", "https://x.org/a?b=1", None),
-            "https://x.org/a?b=1"
-        );
-        assert_eq!(
-            describe_request("POST", "https://x.org/vep", Some(br#"{"ids":["rs1"]}"#)),
-            r#"POST https://x.org/vep {"ids":["rs1"]}"#
-        );
-        let long = "é".repeat(3000);
-        let cut = describe_request("POST", "u", Some(long.as_bytes()));
-        assert_eq!(cut.chars().count(), MAX_REQUEST_CHARS + 1);
-        assert!(cut.ends_with('…'));
-    }
-
-    #[tokio::test]
-    async fn answers_are_grouped_by_source_once_each_with_the_oldest_time() {
-        let t0 = SystemTime::UNIX_EPOCH + Duration::from_secs(1_764_153_600);
-        let later = t0 + Duration::from_secs(5);
-        let release = || -> Arc<dyn ReleaseSource> { Arc::new(Known("115")) };
-        let ((), recorder) = scope(async {
-            let a = asking("Ensembl", release, || "https://e/a".into());
-            let chembl = asking(
-                "ChEMBL",
-                || Arc::new(Known("ChEMBL_35")),
-                || "https://c/m".into(),
-            );
-            let b = asking("Ensembl", release, || "https://e/b".into());
-            // Asked, never answered (it failed): not named.
-            let _failed = asking("Ensembl", release, || "https://e/gone".into());
-            // Answered in another order than asked; a from the cache, first sent at t0.
-            answered(b, later, Origin::Upstream);
-            answered(chembl, later, Origin::Upstream);
-            answered(a, t0, Origin::Cache);
-            // Asked and read again in the same call: the first read stands.
-            let again = asking("Ensembl", release, || "https://e/a".into());
-            answered(again, later, Origin::Upstream);
-        })
-        .await;
-        let provenance = recorder.provenance().await;
-        assert_eq!(
-            serde_json::to_value(&provenance).unwrap(),
-            serde_json::json!({"sources": [
-                {"database": "Ensembl", "release": "115", "requests": ["https://e/a", "https://e/b"],
-                 "retrieved_at": "2025-11-26T10:40:00.000Z", "cached": true},
-                {"database": "ChEMBL", "release": "ChEMBL_35", "requests": ["https://c/m"],
-                 "retrieved_at": "2025-11-26T10:40:05.000Z"}
-            ]})
-        );
-    }
-
-    #[test]
-    fn outside_a_call_nothing_is_recorded() {
-        // No task-local: must neither panic nor build the request text.
-        let slot = asking(
-            "X",
-            || unreachable!("not built outside a call"),
-            || unreachable!("not built outside a call"),
-        );
-        assert!(slot.is_none());
-        answered(slot, SystemTime::now(), Origin::Upstream);
-    }
-
-    #[test]
-    fn a_success_gains_provenance_in_both_forms_and_an_error_none() {
-        let provenance = Provenance {
-            sources: vec![SourceProvenance {
-                database: "STRING".into(),
-                release: Some("12.0".into()),
-                requests: vec!["https://s/api/json/network".into()],
-                retrieved_at: "2025-11-26T10:40:00Z".into(),
-                cached: false,
-                offline: false,
-            }],
-        };
-        let mut ok = CallToolResult::structured(serde_json::json!({"a": 1}));
-        attach(&mut ok, &provenance);
-        let structured = ok.structured_content.clone().unwrap();
-        assert_eq!(structured["provenance"]["sources"][0]["release"], "12.0");
-        let text = ok.content[0].as_text().unwrap().text.clone();
-        assert_eq!(
-            serde_json::from_str::<serde_json::Value>(&text).unwrap(),
-            structured
-        );
-
-        let mut picture = CallToolResult::success(vec![ContentBlock::text("a network")]);
-        attach(&mut picture, &provenance);
-        assert_eq!(picture.content.len(), 2);
-        assert!(
-            picture.content[1]
-                .as_text()
-                .unwrap()
-                .text
-                .starts_with("Provenance: STRING release 12.0")
-        );
-
-        let mut failed = CallToolResult::error(vec![ContentBlock::text("{}")]);
-        attach(&mut failed, &provenance);
-        assert_eq!(failed.content.len(), 1);
-    }
-}
+mod tests;

@@ -7,8 +7,8 @@
 //! - A value of several types (`type: ["integer", "string"]`) is written as `anyOf` of
 //!   one type each: ajv, the validator of the TypeScript clients, refuses type arrays in
 //!   strict mode (a nullable pagination field keeps `["string", "null"]`, which it allows).
-//! - `$schema`, `default: null` and non-standard `format`s (schemars' `uint32`, `double`…;
-//!   `minimum: 0` already says unsigned) are dropped.
+//! - `$schema`, `default: null` and `format`s a strict client does not know (schemars'
+//!   `uint32`, `double`…; `minimum: 0` already says unsigned) are dropped.
 //! - An enum written as `oneOf` of documented constants becomes a plain `enum` (the
 //!   argument's own description says what each value means), and shared `$defs` lose
 //!   their descriptions (the field that refers to one has its own).
@@ -23,22 +23,21 @@
 use rmcp::model::JsonObject;
 use serde_json::{Map, Value};
 
-/// The `format` values of JSON Schema 2020-12; any other is dropped.
+/// The `format` values of JSON Schema 2020-12 that ajv-formats knows (ajv, the
+/// TypeScript clients' validator, refuses a schema with any other in strict mode, so
+/// `idn-email`, `idn-hostname`, `iri` and `iri-reference` are left out); any other is
+/// dropped.
 const STANDARD_FORMATS: &[&str] = &[
     "date-time",
     "date",
     "time",
     "duration",
     "email",
-    "idn-email",
     "hostname",
-    "idn-hostname",
     "ipv4",
     "ipv6",
     "uri",
     "uri-reference",
-    "iri",
-    "iri-reference",
     "uuid",
     "uri-template",
     "json-pointer",
@@ -69,8 +68,10 @@ pub fn tighten(schema: &JsonObject) -> JsonObject {
 /// `docs/tools.md` lists them.
 pub fn lean(schema: &JsonObject) -> JsonObject {
     let mut value = Value::Object(schema.clone());
-    merge_tagged_unions(&mut value);
+    // Words first: kinds that type a property alike but word it differently then merge
+    // into one schema, not an `anyOf` of the same type once per kind.
     lean_node(&mut value);
+    merge_tagged_unions(&mut value);
     match value {
         Value::Object(map) => map,
         _ => schema.clone(),
@@ -99,6 +100,52 @@ fn lean_node(node: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(lean_node),
         _ => {}
     }
+}
+
+/// What every value of `schema` holds and nothing more: its `type`; for an object, its
+/// required properties, each a skeleton itself; for an array of objects that require
+/// properties, the skeleton of its items. A property with nothing required inside is
+/// `{"type": …}` only. Its definitions must be written in place ([`tighten`] does, for
+/// one used once). Each property it requires it defines, as a strict validator wants
+/// (ajv's `strictRequired`).
+pub(crate) fn skeleton(schema: &JsonObject) -> JsonObject {
+    let mut out = Map::new();
+    if let Some(kind) = schema.get("type") {
+        out.insert("type".to_owned(), kind.clone());
+    }
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    if !required.is_empty() {
+        let defined = schema.get("properties").and_then(Value::as_object);
+        let properties = required
+            .iter()
+            .map(|name| {
+                let property = defined
+                    .and_then(|p| p.get(*name))
+                    .and_then(Value::as_object)
+                    .map(skeleton)
+                    .unwrap_or_default();
+                ((*name).to_owned(), Value::Object(property))
+            })
+            .collect();
+        out.insert("properties".to_owned(), Value::Object(properties));
+        out.insert(
+            "required".to_owned(),
+            required.into_iter().map(Value::from).collect(),
+        );
+    }
+    if let Some(Value::Object(items)) = schema.get("items") {
+        let items = skeleton(items);
+        if items.contains_key("required") {
+            out.insert("items".to_owned(), Value::Object(items));
+        }
+    }
+    out
 }
 
 /// Serve each `oneOf`/`anyOf` whose branches are objects all tagged by one property with
@@ -552,11 +599,14 @@ mod tests {
                  "required": ["_type"], "type": "object"}
             ],
             "$defs": {
+                // Typed alike, worded apart: one schema once served.
                 "Gene": {"type": "object", "properties": {
-                    "id": {"type": "string"}, "start": {"type": "integer"},
+                    "id": {"type": "string", "description": "Its Ensembl ID.", "pattern": "^ENSG"},
+                    "start": {"type": "integer"},
                     "xrefs": {"$ref": "#/$defs/Xrefs"}}, "required": ["id", "start"]},
                 "Drug": {"type": "object", "properties": {
-                    "id": {"type": "string"}, "start": {"type": "string"},
+                    "id": {"type": "string", "description": "Its ChEMBL ID."},
+                    "start": {"type": "string"},
                     "xrefs": {"$ref": "#/$defs/Xrefs"}}, "required": ["id"]},
                 "Xrefs": {"type": "object", "properties": {"a": {"type": "string"}}}
             }
@@ -584,6 +634,46 @@ mod tests {
             unreachable!()
         };
         assert_eq!(lean(&untagged), untagged);
+    }
+
+    #[test]
+    fn a_skeleton_defines_what_it_requires_by_type_only() {
+        let Value::Object(schema) = json!({
+            "type": "object",
+            "description": "Where it came from.",
+            "properties": {
+                "sources": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "database": {"type": "string", "description": "The database."},
+                        "release": {"type": "string"},
+                        "requests": {"type": "array", "items": {"type": "string"}},
+                        "retrieved_at": {"type": "string", "format": "date-time"}
+                    },
+                    "required": ["database", "requests", "retrieved_at"]
+                }},
+                "note": {"type": "string"}
+            },
+            "required": ["sources"]
+        }) else {
+            unreachable!()
+        };
+        assert_eq!(
+            Value::Object(skeleton(&schema)),
+            json!({
+                "type": "object",
+                "properties": {"sources": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "database": {"type": "string"},
+                        "requests": {"type": "array"},
+                        "retrieved_at": {"type": "string"}
+                    },
+                    "required": ["database", "requests", "retrieved_at"]
+                }}},
+                "required": ["sources"]
+            })
+        );
     }
 
     fn tightened(schema: Value) -> Value {

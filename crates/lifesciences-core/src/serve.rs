@@ -18,14 +18,14 @@ use std::time::Duration;
 use axum::extract::Request;
 use axum::middleware::Next;
 
+use rmcp::ServiceExt as _;
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
 };
-use rmcp::{ServerHandler, ServiceExt as _};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::sync::CancellationToken;
 
-use crate::server::{InFlight, McpServer, Served};
+use crate::server::{Counter, InFlight, McpServer, Served};
 use crate::store::Shared;
 
 mod guard;
@@ -43,42 +43,81 @@ pub const STATELESS_VAR: &str = "LIFESCIENCES_STATELESS";
 /// Errors that end a server run.
 pub type ServeError = Box<dyn std::error::Error + Send + Sync>;
 
-/// Serve MCP over any byte stream until the peer closes it or `shutdown` resolves.
+/// Serve MCP over any byte stream until the peer closes it or `shutdown` resolves. Then
+/// the shutdown: a new tool call is answered at once that the server is shutting down
+/// ([`ApiError::ShuttingDown`](crate::ApiError::ShuttingDown)), the calls in flight get
+/// `grace` to finish, each still running after it is answered so, and once rmcp has
+/// written every answer to `writer` the session ends.
 pub async fn serve_io<S, R, W>(
-    server: S,
+    server: Served<S>,
     reader: R,
     writer: W,
     shutdown: impl Future<Output = ()>,
+    grace: Duration,
 ) -> Result<(), ServeError>
 where
-    S: ServerHandler,
+    S: McpServer,
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
+    let in_flight = server.in_flight();
     let running = server.serve((reader, writer)).await?;
     let cancel = running.cancellation_token();
+    let mut waiting = std::pin::pin!(running.waiting());
+    let stopped = async {
+        shutdown.await;
+        tracing::info!("shutting down");
+        in_flight.stop(grace).await;
+    };
     tokio::select! {
-        quit = running.waiting() => {
+        quit = &mut waiting => {
             tracing::info!(reason = ?quit?, "MCP session ended");
+            return Ok(());
         }
-        () = shutdown => {
-            tracing::info!("shutting down");
-            cancel.cancel();
-        }
+        () = stopped => {}
     }
+    // No call runs any more: rmcp writes the answers it still holds, then closes `writer`.
+    cancel.cancel();
+    let quit = waiting.await?;
+    tracing::info!(reason = ?quit, "MCP session ended");
     Ok(())
 }
 
-/// Serve MCP over this process's stdin/stdout until stdin closes or a signal arrives.
+/// Serve MCP over this process's stdin/stdout until stdin closes or a signal arrives;
+/// after a signal, the tool calls in flight are answered (see [`serve_io`]) within
+/// [`SHUTDOWN_GRACE`].
 pub async fn serve_stdio<S: McpServer>(server: S) -> Result<(), ServeError> {
     tracing::info!(
         server = S::NAME,
         version = S::VERSION,
         "serving MCP over stdio"
     );
-    let (stdin, stdout) = lines::guard(tokio::io::stdin(), tokio::io::stdout());
-    serve_io(Served::new(server), stdin, stdout, shutdown_signal()).await
+    let (stdin, stdout, written) = lines::guard(tokio::io::stdin(), tokio::io::stdout());
+    let served = serve_io(
+        Served::new(server),
+        stdin,
+        stdout,
+        shutdown_signal(),
+        SHUTDOWN_GRACE,
+    )
+    .await;
+    // rmcp's last answers pass through the line guard: see them onto stdout before the
+    // process ends.
+    if tokio::time::timeout(ANSWERS_WRITTEN, written)
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            "the last answers were not written to stdout within {} s",
+            ANSWERS_WRITTEN.as_secs()
+        );
+    }
+    served
 }
+
+/// How long a shutdown waits, once no call runs any more, for the answers to be written
+/// out (a client that does not read them must not hold the process).
+const ANSWERS_WRITTEN: Duration = Duration::from_secs(2);
 
 /// Options of the Streamable HTTP transport.
 #[derive(Debug, Clone)]
@@ -149,6 +188,8 @@ pub struct HttpServer {
     /// Ends the MCP sessions (and their streams).
     sessions: CancellationToken,
     in_flight: InFlight,
+    /// The responses to requests not yet written whole (see `guard::Guard::answering`).
+    answering: Counter,
     /// `None` when stateless.
     known: Option<Arc<Sessions>>,
     manager: Arc<LocalSessionManager>,
@@ -157,23 +198,23 @@ pub struct HttpServer {
 
 impl HttpServer {
     /// Stop accepting connections, let the tool calls in flight finish (for at most
-    /// `grace`), then end the sessions. A call still running after `grace` is dropped with
-    /// its session.
+    /// `grace`) and answer each still running after it that the server is shutting down
+    /// ([`ApiError::ShuttingDown`](crate::ApiError::ShuttingDown), as a call arriving
+    /// meanwhile is); once every answer is written into its response, end the sessions.
     pub async fn shutdown(&self, grace: Duration) {
         self.accepting.cancel();
-        let running = self.in_flight.running();
-        if running > 0 {
-            tracing::info!(running, "letting the tool calls in flight finish");
-            if tokio::time::timeout(grace, self.in_flight.drained())
-                .await
-                .is_err()
-            {
-                tracing::warn!(
-                    running = self.in_flight.running(),
-                    "tool calls still running after {} s are dropped",
-                    grace.as_secs()
-                );
-            }
+        self.in_flight.stop(grace).await;
+        // Ending the sessions ends their event streams at once, answered or not: a call's
+        // answer is written first (its stream then ends by itself).
+        if tokio::time::timeout(ANSWERS_WRITTEN, self.answering.drained())
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                responses = self.answering.count(),
+                "responses not written within {} s are cut",
+                ANSWERS_WRITTEN.as_secs()
+            );
         }
         self.sessions.cancel();
     }
@@ -270,7 +311,9 @@ pub async fn start_http<S: McpServer>(
             sessions.clone(),
         ));
     }
+    let answering = Counter::default();
     let guard = Arc::new(guard::Guard {
+        answering: answering.clone(),
         manager: Arc::clone(&manager),
         sessions: known.clone(),
         ids: lines::InFlightIds::default(),
@@ -335,6 +378,7 @@ pub async fn start_http<S: McpServer>(
         accepting,
         sessions,
         in_flight,
+        answering,
         known,
         manager,
         task,
@@ -397,12 +441,13 @@ fn allowed_origins(hosts: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// How long a shutdown lets the tool calls in flight finish.
+/// How long a shutdown lets the tool calls in flight finish before it answers those still
+/// running that the server is shutting down.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// Serve HTTP until SIGINT or SIGTERM, then shut down gracefully: no new connections,
-/// the tool calls in flight finish (within [`SHUTDOWN_GRACE`]) and are answered, then the
-/// sessions end.
+/// the tool calls in flight finish (within [`SHUTDOWN_GRACE`]) or are answered that the
+/// server is shutting down, then the sessions end.
 pub async fn serve_http<S: McpServer>(server: S, options: HttpOptions) -> Result<(), ServeError> {
     let running = start_http(server, options).await?;
     shutdown_signal().await;
@@ -411,7 +456,7 @@ pub async fn serve_http<S: McpServer>(server: S, options: HttpOptions) -> Result
     match tokio::time::timeout(Duration::from_secs(10), running.wait()).await {
         Ok(result) => result,
         Err(_) => {
-            tracing::warn!("in-flight requests did not finish within 10 s; exiting");
+            tracing::warn!("connections still open 10 s after the sessions ended; exiting");
             Ok(())
         }
     }

@@ -15,19 +15,20 @@ use rmcp::handler::server::tool::{DynCallToolHandler, ToolCallContext};
 )]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ResultType,
-    ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, Implementation,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ResourceTemplate, ResultType, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::client::Env;
 use crate::config::{ConfigError, Upstream};
+use crate::error::ApiError;
 use crate::notify::{self, Level, SessionLevel};
 use crate::provenance::{self, Provenance};
-use crate::schema;
+use crate::{records, schema};
 
 mod declared;
 
@@ -145,50 +146,136 @@ pub struct Served<S> {
     in_flight: InFlight,
 }
 
-/// The tool calls running in every session of one server, so a shutdown can let them
-/// finish before it closes the sessions.
+/// The tool calls running in every session of one server, and the shutdown of them: once
+/// [`stop`](Self::stop) begins, a new call is answered at once that the server is shutting
+/// down; the calls running get a grace period to finish, and each still running after it
+/// is answered so. Either way a call gets exactly one answer: its handler returns once.
 #[derive(Debug, Clone, Default)]
 pub struct InFlight(Arc<InFlightState>);
 
 #[derive(Debug, Default)]
 struct InFlightState {
-    running: std::sync::atomic::AtomicUsize,
-    idle: tokio::sync::Notify,
+    calls: Counter,
+    /// Set when the shutdown begins: new calls are not started.
+    stopping: std::sync::atomic::AtomicBool,
+    /// Cancelled when the grace period ends: the calls still running are answered.
+    cut: tokio_util::sync::CancellationToken,
 }
+
+/// How long the calls cut at the end of a shutdown's grace period get to hand over their
+/// answer: they only have to return, so this bounds a tool that holds its thread.
+const CUT_CALLS_RETURN: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl InFlight {
     /// How many tool calls are running.
     pub fn running(&self) -> usize {
-        self.0.running.load(std::sync::atomic::Ordering::SeqCst)
+        self.0.calls.count()
     }
 
     /// Wait until no tool call is running.
     pub async fn drained(&self) {
+        self.0.calls.drained().await;
+    }
+
+    /// Shut the calls down: from now on a new call is answered at once with
+    /// [`ApiError::ShuttingDown`]; the calls running get `grace` to finish, then each
+    /// still running is answered with it too. Returns when no call runs any more (or
+    /// a moment after the cut, should a tool hold its thread).
+    pub async fn stop(&self, grace: std::time::Duration) {
+        self.0
+            .stopping
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        let running = self.running();
+        if running == 0 {
+            return;
+        }
+        tracing::info!(
+            running,
+            "letting the tool calls in flight finish (at most {} s)",
+            grace.as_secs_f64()
+        );
+        if tokio::time::timeout(grace, self.drained()).await.is_ok() {
+            return;
+        }
+        tracing::warn!(
+            running = self.running(),
+            "tool calls still running after {} s: answering each that the server is shutting down",
+            grace.as_secs_f64()
+        );
+        self.0.cut.cancel();
+        if tokio::time::timeout(CUT_CALLS_RETURN, self.drained())
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                running = self.running(),
+                "tool calls did not hand over their answer; they are dropped"
+            );
+        }
+    }
+
+    /// Whether the shutdown has begun: a new call is not started.
+    fn stopping(&self) -> bool {
+        self.0.stopping.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Resolves when the calls still running are to be answered that the server is
+    /// shutting down.
+    async fn cut(&self) {
+        self.0.cut.cancelled().await;
+    }
+
+    fn start(&self) -> Counted {
+        self.0.calls.start()
+    }
+}
+
+/// A count of things under way (tool calls, answers being written), and a way to wait
+/// until there are none.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Counter(Arc<CounterState>);
+
+#[derive(Debug, Default)]
+struct CounterState {
+    count: std::sync::atomic::AtomicUsize,
+    idle: tokio::sync::Notify,
+}
+
+impl Counter {
+    /// How many are under way.
+    pub(crate) fn count(&self) -> usize {
+        self.0.count.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Wait until none is under way.
+    pub(crate) async fn drained(&self) {
         loop {
             let idle = self.0.idle.notified();
-            if self.running() == 0 {
+            if self.count() == 0 {
                 return;
             }
             idle.await;
         }
     }
 
-    fn start(&self) -> CallGuard {
+    /// One more under way, until the returned guard is dropped.
+    pub(crate) fn start(&self) -> Counted {
         self.0
-            .running
+            .count
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        CallGuard(self.clone())
+        Counted(self.clone())
     }
 }
 
-/// One running tool call; its end (answered, failed or dropped) is counted.
-struct CallGuard(InFlight);
+/// One thing under way; its end (done, failed or dropped) is counted.
+#[derive(Debug)]
+pub(crate) struct Counted(Counter);
 
-impl Drop for CallGuard {
+impl Drop for Counted {
     fn drop(&mut self) {
         let state = &(self.0).0;
         if state
-            .running
+            .count
             .fetch_sub(1, std::sync::atomic::Ordering::SeqCst)
             == 1
         {
@@ -327,31 +414,13 @@ impl<S: McpServer> Served<S> {
     }
 }
 
-impl<S: McpServer> ServerHandler for Served<S> {
-    #[expect(
-        deprecated,
-        reason = "MCP logging is deprecated in the newest protocol revision; clients of the previous revision still use it"
-    )]
-    fn get_info(&self) -> ServerConfig {
-        let builder = ServerCapabilities::builder()
-            .enable_tools()
-            .enable_logging();
-        let capabilities = if S::RESOURCES.is_empty() {
-            builder.build()
-        } else {
-            builder.enable_resources().build()
-        };
-        ServerConfig::new(capabilities)
-            .with_server_info(Implementation::new(S::NAME, S::VERSION).with_title(S::TITLE))
-            .with_instructions(S::INSTRUCTIONS)
-    }
-
-    async fn call_tool(
+impl<S: McpServer> Served<S> {
+    /// A tool call's answer: the tool's result, with its `provenance` when it succeeds.
+    async fn answer(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let _running = self.in_flight.start();
         let peer = context.peer.clone();
         let tool = request.name.clone();
         let call = ToolCallContext::new(&self.server, request, context);
@@ -369,10 +438,52 @@ impl<S: McpServer> ServerHandler for Served<S> {
             .await;
         match result {
             Ok(CallToolResponse::Complete(mut result)) if result.is_error != Some(true) => {
-                provenance::attach(&mut result, &read.provenance().await);
+                let (provenance, full) = read.provenance();
+                if let Some((id, full)) = full {
+                    records::keep(&id, &full);
+                }
+                provenance::attach(&mut result, &provenance);
                 Ok(CallToolResponse::Complete(result))
             }
             other => other,
+        }
+    }
+}
+
+impl<S: McpServer> ServerHandler for Served<S> {
+    #[expect(
+        deprecated,
+        reason = "MCP logging is deprecated in the newest protocol revision; clients of the previous revision still use it"
+    )]
+    fn get_info(&self) -> ServerConfig {
+        // Resources: the server's own, and the full provenance records every server
+        // keeps (`provenance://…`, named by the answers that summarise theirs).
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .enable_resources()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new(S::NAME, S::VERSION).with_title(S::TITLE))
+            .with_instructions(S::INSTRUCTIONS)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let _running = self.in_flight.start();
+        let shutting_down = || Ok(ApiError::ShuttingDown.to_call_tool_result().into());
+        if self.in_flight.stopping() {
+            return shutting_down();
+        }
+        // A call that ends as the shutdown's grace period runs out keeps its own answer:
+        // the answer comes first, and the handler returns once.
+        tokio::select! {
+            biased;
+            answer = self.answer(request, context) => answer,
+            () = self.in_flight.cut() => shutting_down(),
         }
     }
 
@@ -428,12 +539,47 @@ impl<S: McpServer> ServerHandler for Served<S> {
         ))
     }
 
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new(
+                format!("{}{{id}}", provenance::RESOURCE_SCHEME),
+                "provenance",
+            )
+            .with_title("Full provenance record")
+            .with_description(
+                "The full record of an answer whose provenance was summarised: every \
+                 request in full. Its URI is the answer's `provenance.full`; kept for a day.",
+            )
+            .with_mime_type("application/json"),
+        ]))
+    }
+
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri.as_str();
+        if uri.starts_with(provenance::RESOURCE_SCHEME) {
+            return match records::full_record(uri).await {
+                Some(json) => Ok(ReadResourceResult::new(vec![
+                    ResourceContents::text(json.to_string(), uri)
+                        .with_mime_type("application/json"),
+                ])
+                .into()),
+                None => Err(ErrorData::resource_not_found(
+                    format!(
+                        "no provenance record {uri}: records are kept for a day; call the \
+                         tool again for a new one"
+                    ),
+                    Some(serde_json::json!({ "uri": uri })),
+                )),
+            };
+        }
         match S::RESOURCES.iter().find(|r| r.uri == uri) {
             Some(resource) => Ok(ReadResourceResult::new(vec![
                 ResourceContents::text((resource.text)(), uri).with_mime_type(resource.mime_type),
@@ -547,24 +693,18 @@ fn prepare<S: Send + Sync + 'static>(mut router: ToolRouter<S>, lean: bool) -> T
 }
 
 /// `output` with the `provenance` every successful result carries (core adds it to the
-/// result, see [`provenance`]), required. Served (`lean`), it says only what every
-/// source entry holds, since it is the same in every tool and takes a few hundred bytes
-/// written out in full; `docs/tools.md` and `docs/design.md` have the whole of it.
+/// result, see [`provenance`]), required. Served (`lean`), it is the skeleton of
+/// [`Provenance`] (see [`schema::skeleton`]): the required fields, each defined by its
+/// type only, since it is the same in every tool and takes a few hundred bytes written out
+/// in full; a field made required there is served without a word here. `docs/tools.md`
+/// and `docs/design.md` have the whole of it.
 fn with_provenance(output: &rmcp::model::JsonObject, lean: bool) -> rmcp::model::JsonObject {
     let mut output = output.clone();
+    let full = (*rmcp::handler::server::common::schema_for_output::<Provenance>()).clone();
     let mut schema = if lean {
-        match serde_json::json!({
-            "type": "object",
-            "properties": {"sources": {"type": "array", "items": {
-                "type": "object", "required": ["database", "requests", "retrieved_at"]
-            }}},
-            "required": ["sources"]
-        }) {
-            serde_json::Value::Object(served) => served,
-            _ => serde_json::Map::new(),
-        }
+        schema::skeleton(&schema::tighten(&full))
     } else {
-        (*rmcp::handler::server::common::schema_for_output::<Provenance>()).clone()
+        full
     };
     schema.remove("$schema");
     // Its definitions join the tool's, where `schema::tighten` writes them in place.

@@ -35,7 +35,8 @@ use crate::config::ConfigError;
 pub use crate::config::{ENV_CACHE_DIR, ENV_CACHE_MAX_MB, ENV_OFFLINE, ENV_REDIS_URL};
 
 /// The file name of the embedded store inside the cache directory. The `v1` is the
-/// layout of its tables: a new layout takes a new file rather than misreading an old one.
+/// layout of its tables: a new layout takes a new file rather than misreading an old one
+/// (columns added since, which older versions leave empty, do not change it).
 pub const STORE_FILE: &str = "store-v1.sqlite3";
 /// Default of [`ENV_CACHE_MAX_MB`].
 pub const DEFAULT_CACHE_MAX_MB: u64 = 256;
@@ -67,6 +68,12 @@ pub(crate) struct Stored {
     /// Until when it is fresh. Entries are kept after that (for offline use) until the
     /// store needs the room.
     pub(crate) fresh_until: SystemTime,
+    /// The data release the source served it under, when known then: a stored answer
+    /// keeps citing it.
+    pub(crate) release: Option<String>,
+    /// What the HTTP client keeps of the answer beyond its body (status, redirect, the
+    /// headers its source reads), in the client's own encoding; opaque to the store.
+    pub(crate) meta: Option<String>,
 }
 
 /// The budget of one upstream host: at most `allowed` requests counted in any `window`.

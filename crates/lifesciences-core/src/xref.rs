@@ -124,7 +124,7 @@ pub static REGISTRY: [XrefSpec; 25] = [
     spec(
         "uniprot",
         XrefKey::Uniprot,
-        &[r"^[A-Z0-9]{6,10}(-\d+)?$"],
+        &[r"^([OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9]([A-Z][A-Z0-9]{2}[0-9]){1,2})(-\d+)?$"],
         Many,
         "UniProtKB accessions, e.g. P04637",
     ),
@@ -604,6 +604,36 @@ mod tests {
 
     /// That the client of a tool call is told of a dropped value, naming it, is shown by
     /// `tests/it/logging.rs` (`the_client_hears_what_happens_at_the_level_it_chose`).
+    /// UniProt's published accession pattern
+    /// (<https://www.uniprot.org/help/accession_numbers>), an isoform's `-n` allowed: a
+    /// gene symbol of six to ten letters and digits (CYP2D6, ADORA2A, AL033381) is none.
+    #[test]
+    fn uniprot_accessions_match_uniprots_published_pattern_only() {
+        for accession in [
+            "P04637",
+            "Q9NZK5",
+            "O15530",
+            "A0A024R161",
+            "B3GAT1",
+            "P04637-2",
+        ] {
+            assert!(XrefKey::Uniprot.is_valid(accession), "{accession}");
+        }
+        for other in [
+            "CYP2D6",
+            "ADORA2A",
+            "AL033381",
+            "AL033381.1",
+            "P04637.2",
+            "PIK3CA",
+            "P0463",
+            "p04637",
+            "P04637-",
+        ] {
+            assert!(!XrefKey::Uniprot.is_valid(other), "{other}");
+        }
+    }
+
     #[test]
     fn invalid_values_are_dropped() {
         let mut x = CrossReferences::new();

@@ -36,7 +36,7 @@ static STRING: Upstream = Upstream {
         path: "json/version",
         query: &[],
     },
-    release: Some(ReleaseCheck {
+    release: Some(ReleaseCheck::Ask {
         path: "json/version",
         query: &[],
         pointer: "/0/string_version",

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
-use lifesciences_core::SourceConfig;
 use lifesciences_core::testing::busiest_within;
+use lifesciences_core::{ReleaseCheck, SourceConfig};
 
 use crate::bench::measure::arguments;
 use crate::bench::mock::{Arrival, CatchAll, Route, Upstream};
@@ -187,10 +187,12 @@ impl Mocks {
                 .cloned()
                 .collect();
             let mock = Upstream::start(&mine, CatchAll::NotFound, latency).await?;
-            let release_path = upstream
-                .release
-                .as_ref()
-                .map(|r| format!("{prefix}/{}", r.path.trim_start_matches('/')));
+            let release_path = match upstream.release {
+                Some(ReleaseCheck::Ask { path, .. }) => {
+                    Some(format!("{prefix}/{}", path.trim_start_matches('/')))
+                }
+                _ => None,
+            };
             upstreams.push(Mocked {
                 name: upstream.name,
                 rate: config.rate_per_second,

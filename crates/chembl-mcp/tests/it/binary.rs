@@ -43,19 +43,22 @@ async fn the_binary_searches_and_rejects_over_stdio() {
     ];
     let client = McpTestClient::spawn_binary(env!("CARGO_BIN_EXE_chembl-mcp"), &env).await;
     let (page, provenance) = client
-        .call_ok_with_provenance(
+        .call_ok_once_released(
             "chembl_search_compounds",
             json!({"query": "imatinib", "page_size": 5}),
+            "ChEMBL",
         )
         .await;
     assert_eq!(page["items"][0]["id"], "CHEMBL:941");
-    // The release ChEMBL's status page names, and the one search it answered.
+    // The release ChEMBL's status page names (looked up in the background, named once
+    // known; the repeats came from the cache), and the one search it answered.
     assert_eq!(
         provenance,
         json!({"sources": [{
             "database": "ChEMBL", "release": "ChEMBL_35",
             "requests": [format!("{chembl}/molecule/search.json?q=imatinib&limit=5&offset=0")],
-            "retrieved_at": provenance["sources"][0]["retrieved_at"]
+            "retrieved_at": provenance["sources"][0]["retrieved_at"],
+            "cached": provenance["sources"][0]["cached"]
         }]})
     );
     let e = client

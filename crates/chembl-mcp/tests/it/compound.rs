@@ -6,7 +6,8 @@ use std::time::Duration;
 use lifesciences_core::ErrorCode;
 use lifesciences_core::testing::Recording;
 use serde_json::{Value, json};
-use wiremock::ResponseTemplate;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, ResponseTemplate};
 
 use crate::support::{
     Upstreams, chembl_get, mount_aspirin, mount_id_lookup, mount_mechanisms, mount_molecule,
@@ -659,4 +660,69 @@ async fn structureless_molecules_are_valid_records() {
         assert_eq!(c["cross_references"]["chembl"], id);
     }
     client.close().await;
+}
+
+/// A record is three requests sent together (the molecule, its mechanisms, UniChem). When
+/// all three answer garbage, the first one read fails the call; the others, fetched for
+/// it but never read, must not stay behind for the next call: once ChEMBL and UniChem
+/// answer well again, the same process answers in full. Raced over several orders in
+/// which the garbage arrives.
+#[tokio::test]
+async fn garbage_raced_against_its_siblings_leaves_nothing_for_the_next_call() {
+    let garbage = [
+        ResponseTemplate::new(200).set_body_string("{\"molecule_chembl_id\": \"CHEMB"),
+        ResponseTemplate::new(200).set_body_string("<html>busy</html>"),
+        ResponseTemplate::new(200).set_body_string(""),
+    ];
+    let delays = [
+        (0, 0, 0),
+        (0, 5, 10),
+        (10, 0, 5),
+        (5, 10, 0),
+        (20, 0, 0),
+        (0, 20, 0),
+        (0, 0, 20),
+    ];
+    for (molecule, mechanisms, unichem) in delays {
+        let up = Upstreams::start().await;
+        let client = up.client().await;
+        let late = |template: &ResponseTemplate, ms: u64| {
+            template
+                .clone()
+                .set_delay(std::time::Duration::from_millis(ms))
+        };
+        chembl_get("/molecule/CHEMBL25.json", &[])
+            .respond_with(late(&garbage[0], molecule))
+            .mount(&up.chembl)
+            .await;
+        Mock::given(method("GET"))
+            .and(path("/mechanism.json"))
+            .respond_with(late(&garbage[1], mechanisms))
+            .mount(&up.chembl)
+            .await;
+        mount_unichem(&up, "CHEMBL25", late(&garbage[2], unichem)).await;
+        let e = client
+            .call_err("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
+            .await;
+        assert_eq!(e.code, ErrorCode::UpstreamError, "{e:?}");
+        // Let whatever was still in flight land.
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+
+        up.chembl.reset().await;
+        up.unichem.reset().await;
+        mount_aspirin(&up).await;
+        mount_unichem(&up, "CHEMBL25", ok("unichem_compounds__CHEMBL25.json")).await;
+        let record = client
+            .call_ok("chembl_get_compound", json!({"chembl_id": "CHEMBL:25"}))
+            .await;
+        assert_eq!(
+            record["id"], "CHEMBL:25",
+            "delays {molecule}/{mechanisms}/{unichem} ms"
+        );
+        assert!(
+            record["cross_references"].get("pubchem_compound").is_some(),
+            "UniChem's garbage was not kept: {record:#}"
+        );
+        client.close().await;
+    }
 }

@@ -42,6 +42,7 @@ async fn connect(
             read,
             write,
             futures_pending(),
+            lifesciences_core::serve::SHUTDOWN_GRACE,
         )
         .await;
     });

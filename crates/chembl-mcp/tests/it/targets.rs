@@ -76,6 +76,49 @@ async fn a_uniprot_accession_finds_its_targets_by_component() {
     client.close().await;
 }
 
+/// A gene symbol of six letters and digits (`CYP2D6`, `ADORA2A`) is no UniProt accession:
+/// only UniProt's published pattern reads as one, so these go to the target search as
+/// words, not to the component-accession filter, where they would match nothing.
+#[tokio::test]
+async fn a_symbol_shaped_like_six_letters_and_digits_is_searched_as_words() {
+    let up = Upstreams::start().await;
+    for symbol in ["CYP2D6", "ADORA2A"] {
+        chembl_get(
+            "/target/search.json",
+            &[("q", symbol), ("limit", "20"), ("offset", "0")],
+        )
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "page_meta": {"limit": 20, "next": null, "offset": 0, "previous": null,
+                          "total_count": 0},
+            "targets": []
+        })))
+        .mount(&up.chembl)
+        .await;
+    }
+    let client = up.client().await;
+
+    for symbol in ["CYP2D6", "ADORA2A"] {
+        client
+            .call_ok("chembl_search_targets", json!({"query": symbol}))
+            .await;
+    }
+
+    let paths: Vec<String> = up
+        .chembl
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.url.path().to_owned())
+        .collect();
+    assert_eq!(paths.len(), 2);
+    assert!(
+        paths.iter().all(|p| p.ends_with("/target/search.json")),
+        "{paths:?}"
+    );
+    client.close().await;
+}
+
 /// EGFR's record, the mechanisms on it, and the drugs' names.
 pub(crate) async fn mount_egfr(up: &Upstreams) {
     chembl_get("/target/CHEMBL203.json", &[])

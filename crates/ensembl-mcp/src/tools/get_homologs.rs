@@ -139,15 +139,13 @@ impl EnsemblServer {
         let kind = args.kind.unwrap_or_default();
         let limit = in_range("limit", args.limit, 1, 500, 50)?;
         let raw = args.gene.trim();
-        let (gene, by_symbol) = match ids::parse(raw) {
-            Parsed::Id(_) => (ids::gene_id(raw)?, false),
-            Parsed::Malformed => {
-                return Err(ids::gene_id(raw).err().unwrap_or_else(|| {
-                    ApiError::invalid_input("Not a gene ID.", "Pass an Ensembl gene ID.", raw)
-                }));
-            }
-            Parsed::NotEnsembl if !raw.is_empty() && !raw.contains('/') => (raw.to_owned(), true),
-            Parsed::NotEnsembl => {
+        // Only a whole stable ID is read as one; anything else is a symbol, sent as
+        // written (`ENSA` is a human gene's symbol, not a broken ID).
+        let parsed = ids::parse(raw);
+        let (gene, by_symbol, human_id) = match &parsed {
+            Parsed::Id(id) => (ids::gene_id(raw)?, false, id.species_code().is_empty()),
+            _ if !raw.is_empty() && !raw.contains('/') => (raw.to_owned(), true, false),
+            _ => {
                 return Err(ApiError::invalid_input(
                     format!("'{raw}' is not a gene."),
                     "Pass an Ensembl gene ID such as 'ENSG00000141510' or a symbol such as \
@@ -159,7 +157,7 @@ impl EnsemblServer {
         let species = match (&args.species, by_symbol) {
             (Some(s), _) => species::production_name(s),
             (None, true) => "homo_sapiens".to_owned(),
-            (None, false) if gene.starts_with("ENSG") => "homo_sapiens".to_owned(),
+            (None, false) if human_id => "homo_sapiens".to_owned(),
             (None, false) => match self.ensembl.lookup(&gene).await? {
                 Some(found) => found.species.unwrap_or_else(|| "homo_sapiens".to_owned()),
                 None => return Err(not_found("gene", &gene, raw)),
@@ -189,7 +187,18 @@ impl EnsemblServer {
             Reply::Found(answer) => answer,
             Reply::Refused(UnknownSpecies) => return Err(unknown_species(&species)),
             Reply::Missing => {
-                return Err(if by_symbol {
+                return Err(if by_symbol && parsed == Parsed::Malformed {
+                    ApiError::not_found(
+                        format!(
+                            "Ensembl has no {species} gene with the symbol '{raw}', and it is \
+                             not a well-formed Ensembl gene ID either."
+                        ),
+                        "Ensembl gene IDs are 'ENS', an optional species code, 'G' and 11 \
+                         digits, optionally with a version (e.g. 'ENSG00000141510'); check \
+                         the ID or the symbol, or find the gene with ensembl_search_genes.",
+                        raw,
+                    )
+                } else if by_symbol {
                     ApiError::not_found(
                         format!("Ensembl has no {species} gene with the symbol '{raw}'."),
                         "Check the symbol and species, or find the gene with ensembl_search_genes.",

@@ -12,7 +12,9 @@
 //! SPDI positions are 0-based, `chr:pos:ref:alt` ones 1-based as in VCF.
 //!
 //! Compact by default: per variant the canonical and MANE transcripts only (VEP lists
-//! every overlapping transcript: 25 for one DMD variant in the recordings).
+//! every overlapping transcript: 25 for one DMD variant in the recordings), or, when VEP
+//! marks none of them, up to three with the variant's most severe consequence; the
+//! `note` says which of these the answer holds.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -53,7 +55,8 @@ pub(crate) struct PredictArgs {
     #[serde(default)]
     #[schemars(extend("default" = "homo_sapiens"))]
     pub species: Option<String>,
-    /// Every transcript, not only canonical and MANE ones.
+    /// Every transcript VEP reports (at most 100 per variant), not only canonical and
+    /// MANE ones.
     #[serde(default)]
     #[schemars(extend("default" = false))]
     pub all_transcripts: bool,
@@ -128,7 +131,8 @@ pub(crate) struct VariantEffect {
     /// Known variants at the place (the first 10).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub known_variants: Vec<KnownVariant>,
-    /// Canonical and MANE transcripts (every one with `all_transcripts`).
+    /// Canonical and MANE transcripts; when VEP marks none, up to 3 with the most
+    /// severe consequence; every one (at most 100) with `all_transcripts`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transcripts: Vec<TranscriptEffect>,
     /// Transcripts VEP reported; `transcripts` shows some.
@@ -137,6 +141,25 @@ pub(crate) struct VariantEffect {
     pub regulatory_feature_count: Option<usize>,
     /// Why VEP gave nothing for this variant.
     pub error: Option<String>,
+    /// Which transcripts `transcripts` holds, for the note; not part of the answer.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub shown: Shown,
+}
+
+/// Which of a variant's transcripts are listed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Shown {
+    /// None: the variant failed, or VEP reported no transcript.
+    #[default]
+    Nothing,
+    /// The canonical and MANE ones.
+    Flagged,
+    /// VEP marked none canonical or MANE: those with the most severe consequence, at
+    /// most [`FALLBACK_TRANSCRIPTS`].
+    MostSevere,
+    /// Every one, at most [`MAX_TRANSCRIPTS`].
+    All,
 }
 
 /// The effects of a list of variants.
@@ -382,8 +405,9 @@ fn effect(input: &str, r: &VepResult, all: bool) -> VariantEffect {
         .iter()
         .filter_map(transcript)
         .collect();
-    let shown: Vec<TranscriptEffect> = if all {
-        every.iter().take(MAX_TRANSCRIPTS).cloned().collect()
+    let (shown, which): (Vec<TranscriptEffect>, Shown) = if all {
+        let listed = every.iter().take(MAX_TRANSCRIPTS).cloned().collect();
+        (listed, Shown::All)
     } else {
         let flagged: Vec<TranscriptEffect> = r
             .transcript_consequences
@@ -397,14 +421,15 @@ fn effect(input: &str, r: &VepResult, all: bool) -> VariantEffect {
             .collect();
         if flagged.is_empty() {
             let worst = r.most_severe_consequence.as_deref().unwrap_or("");
-            every
+            let listed = every
                 .iter()
                 .filter(|t| t.consequences.iter().any(|c| c == worst))
                 .take(FALLBACK_TRANSCRIPTS)
                 .cloned()
-                .collect()
+                .collect();
+            (listed, Shown::MostSevere)
         } else {
-            flagged
+            (flagged, Shown::Flagged)
         }
     };
     let location = match (&r.seq_region_name, r.start, r.end) {
@@ -430,6 +455,61 @@ fn effect(input: &str, r: &VepResult, all: bool) -> VariantEffect {
         regulatory_feature_count: (!r.regulatory_feature_consequences.is_empty())
             .then_some(r.regulatory_feature_consequences.len()),
         error: None,
+        shown: if every.is_empty() {
+            Shown::Nothing
+        } else {
+            which
+        },
+    }
+}
+
+/// What the answer leaves out of the transcripts VEP reported, in the words of what it
+/// shows; `None` when every variant lists all of its transcripts.
+fn transcripts_note(variants: &[VariantEffect]) -> Option<String> {
+    let cut = |which: Shown| -> Vec<&str> {
+        variants
+            .iter()
+            .filter(|v| v.shown == which && v.transcript_count.unwrap_or(0) > v.transcripts.len())
+            .map(|v| v.input.as_str())
+            .collect()
+    };
+    let (flagged, most_severe, all) = (
+        cut(Shown::Flagged),
+        cut(Shown::MostSevere),
+        cut(Shown::All),
+    );
+    if !all.is_empty() {
+        return Some(format!(
+            "At most {MAX_TRANSCRIPTS} transcripts are listed per variant; transcript_count \
+             says how many VEP reported ({}).",
+            named(&all)
+        ));
+    }
+    let fallback = || {
+        format!(
+            "VEP marks no transcript canonical or MANE for {}: listed are those with the \
+             variant's most severe consequence, at most {FALLBACK_TRANSCRIPTS}",
+            named(&most_severe)
+        )
+    };
+    let whole = "pass all_transcripts: true for every one.";
+    match (flagged.is_empty(), most_severe.is_empty()) {
+        (true, true) => None,
+        (false, true) => Some(format!("Canonical and MANE transcripts only; {whole}")),
+        (true, false) => Some(format!("{}; {whole}", fallback())),
+        (false, false) => Some(format!(
+            "Canonical and MANE transcripts only. {}; {whole}",
+            fallback()
+        )),
+    }
+}
+
+/// Up to three variants by their input, and how many more.
+fn named(inputs: &[&str]) -> String {
+    let shown: Vec<&str> = inputs.iter().take(3).copied().collect();
+    match inputs.len().saturating_sub(shown.len()) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
     }
 }
 
@@ -463,6 +543,7 @@ fn failure(input: &str, why: String) -> VariantEffect {
         transcript_count: None,
         regulatory_feature_count: None,
         error: Some(why),
+        shown: Shown::Nothing,
     }
 }
 
@@ -696,14 +777,7 @@ impl EnsemblServer {
             })
             .collect();
         let failed = variants.iter().filter(|v| v.error.is_some()).count();
-        let note = (!args.all_transcripts
-            && variants
-                .iter()
-                .any(|v| v.transcript_count.unwrap_or(0) > v.transcripts.len()))
-        .then(|| {
-            "Canonical and MANE transcripts only; pass all_transcripts: true for every one."
-                .to_owned()
-        });
+        let note = transcripts_note(&variants);
         Ok(Json(VariantEffects {
             species,
             variants,
@@ -824,6 +898,61 @@ mod tests {
             on_grch38.most_severe_consequence.as_deref(),
             Some("missense_variant")
         );
+    }
+
+    /// The note names what each variant lists: canonical and MANE transcripts, those
+    /// with the most severe consequence when VEP marks none, or the first 100 of all.
+    #[test]
+    fn the_note_says_what_was_shown() {
+        let transcript = |id: &str, canonical: bool| VepTranscript {
+            transcript_id: Some(id.to_owned()),
+            consequence_terms: vec!["missense_variant".to_owned()],
+            canonical: canonical.then_some(true),
+            ..VepTranscript::default()
+        };
+        let answer = |input: &str, transcripts: Vec<VepTranscript>| VepResult {
+            input: Some(input.to_owned()),
+            most_severe_consequence: Some("missense_variant".into()),
+            transcript_consequences: transcripts,
+            ..VepResult::default()
+        };
+        let flagged = answer(
+            "rs1",
+            vec![transcript("ENST1", true), transcript("ENST2", false)],
+        );
+        let unflagged = answer(
+            "rs2",
+            (0..5).map(|i| transcript(&format!("ENST{i}"), false)).collect(),
+        );
+        let few = answer("rs3", vec![transcript("ENST9", false)]);
+
+        let one = effect("rs2", &unflagged, false);
+        assert_eq!((one.shown, one.transcripts.len()), (Shown::MostSevere, 3));
+        let note = transcripts_note(&[one]).unwrap();
+        assert!(note.starts_with("VEP marks no transcript canonical or MANE for rs2:"), "{note}");
+        assert!(!note.contains("Canonical and MANE transcripts only"), "{note}");
+
+        let note = transcripts_note(&[effect("rs1", &flagged, false)]).unwrap();
+        assert_eq!(
+            note,
+            "Canonical and MANE transcripts only; pass all_transcripts: true for every one."
+        );
+        // Nothing left out: no note, whatever was chosen.
+        assert_eq!(transcripts_note(&[effect("rs3", &few, false)]), None);
+        assert_eq!(transcripts_note(&[effect("rs2", &unflagged, true)]), None);
+        assert_eq!(transcripts_note(&[failure("rs4", "no".into())]), None);
+
+        let many = answer(
+            "rs5",
+            (0..150).map(|i| transcript(&format!("ENST{i}"), i == 0)).collect(),
+        );
+        let all = effect("rs5", &many, true);
+        assert_eq!(all.transcripts.len(), MAX_TRANSCRIPTS);
+        let note = transcripts_note(&[all]).unwrap();
+        assert!(note.starts_with("At most 100 transcripts are listed per variant"), "{note}");
+        assert!(note.contains("(rs5)"), "{note}");
+
+        assert_eq!(named(&["a", "b", "c", "d", "e"]), "a, b, c and 2 more");
     }
 
     #[test]

@@ -184,17 +184,16 @@ fn external_id(query: &str) -> Option<ExternalId> {
     if !upper.is_empty() && upper.len() <= 12 && upper.bytes().all(|c| c.is_ascii_digit()) {
         return id("NCBI Gene", Some("EntrezGene"), &upper);
     }
-    for prefix in ["NM_", "NR_", "NP_", "XM_", "XR_", "XP_"] {
-        if let Some(rest) = upper.strip_prefix(prefix) {
-            let accession = rest.split('.').next().unwrap_or("");
-            if !accession.is_empty() && accession.bytes().all(|c| c.is_ascii_digit()) {
-                return id("RefSeq", None, &format!("{prefix}{accession}"));
-            }
-        }
+    // RefSeq's form (`NM_`, `NR_`, `NP_`, `XM_`, `XR_`, `XP_`, digits, an optional
+    // numeric `.version`) on the whole query; only then is the version dropped.
+    if lifesciences_core::XrefKey::Refseq.is_valid(&upper) {
+        let accession = upper.split('.').next().unwrap_or(&upper);
+        return id("RefSeq", None, accession);
     }
-    let unversioned = upper.split('.').next().unwrap_or("");
-    if lifesciences_core::XrefKey::Uniprot.is_valid(unversioned) && !unversioned.contains('-') {
-        return id("UniProt", None, unversioned);
+    // UniProt's published accession pattern (an isoform's `-n` included) on the whole
+    // query: `AL033381.1`, a gene's name, is no accession cut at its dot.
+    if lifesciences_core::XrefKey::Uniprot.is_valid(&upper) {
+        return id("UniProt", None, &upper);
     }
     None
 }
@@ -763,8 +762,33 @@ mod tests {
         );
         // A symbol shaped like an accession is read as one, and searched as a symbol too.
         assert_eq!(read("B3GAT1"), Some(("UniProt", None, "B3GAT1".into())));
+        assert_eq!(
+            read("p04637-2"),
+            Some(("UniProt", None, "P04637-2".into()))
+        );
         for symbol in ["TP53", "BRCA1", "p53", "tumor protein", "ENSG00000141510"] {
             assert_eq!(read(symbol), None, "{symbol}");
+        }
+    }
+
+    /// A form is assumed only when the whole query matches it: a gene's name with a dot
+    /// (`AL033381.1`, ENSG00000176515's), a symbol of six letters and digits, or a RefSeq
+    /// prefix followed by anything but a version is searched as written.
+    #[test]
+    fn only_a_whole_match_is_another_databases_identifier() {
+        for query in [
+            "AL033381.1",
+            "AL033381",
+            "CYP2D6",
+            "ADORA2A",
+            "P04637.2",
+            "NM_000546.6a",
+            "NM_000546.",
+            "NM_",
+            "HGNC:11998x",
+            "OMIM:19117",
+        ] {
+            assert_eq!(external_id(query), None, "{query}");
         }
     }
 

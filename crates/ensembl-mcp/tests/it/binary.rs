@@ -45,10 +45,14 @@ async fn the_binary_searches_then_looks_up() {
     let gene_id = page["items"][0]["id"].as_str().unwrap().to_owned();
     assert_eq!(gene_id, "ENSG00000133703");
     let (gene, provenance) = client
-        .call_ok_with_provenance("ensembl_get_gene", json!({"ensembl_id": gene_id}))
+        .call_ok_once_released(
+            "ensembl_get_gene",
+            json!({"ensembl_id": gene_id}),
+            "Ensembl",
+        )
         .await;
-    // Where the gene came from: Ensembl's release (asked once, after the search's first
-    // Ensembl answer, if any, or this call's) and the look-up the mock answered.
+    // Where the gene came from: Ensembl's release (looked up once, in the background,
+    // after the search's first Ensembl answer) and the look-up the mock answered.
     let ensembl = &provenance["sources"][0];
     assert_eq!(ensembl["database"], "Ensembl", "{provenance}");
     assert_eq!(ensembl["release"], "115", "{provenance}");

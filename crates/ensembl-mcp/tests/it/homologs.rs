@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, ResponseTemplate};
 
-use crate::support::{Upstream, fixture};
+use crate::support::{Upstream, fixture, unknown_id};
 
 fn query(request: &wiremock::Request) -> Vec<(String, String)> {
     request
@@ -139,5 +139,80 @@ async fn an_unknown_gene_is_not_found_and_a_transcript_is_refused() {
         .await;
     assert_eq!(err.code, ErrorCode::UnresolvedEntity);
     assert_eq!(upstream.requests().await.len(), 1);
+    client.close().await;
+}
+
+/// Only a whole stable ID is read as one: `ENSA` (endosulfine alpha) is a symbol and asks
+/// the symbol endpoint; a near miss of an ID (10 digits) is sent as a symbol too, and
+/// Ensembl's refusal of it (its words in `Controller/Homology.pm`, `fetch_by_gene_symbol`,
+/// in Ensembl/ensembl-rest) comes back saying it is neither.
+#[tokio::test]
+async fn a_symbol_that_starts_like_an_id_is_asked_as_a_symbol() {
+    let upstream = Upstream::empty().await;
+    Mock::given(method("GET"))
+        .and(path("/ensembl/homology/symbol/homo_sapiens/ENSA"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"data": []})))
+        .mount(&upstream.mock)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/ensembl/homology/symbol/homo_sapiens/ENSG0000014151"))
+        .respond_with(ResponseTemplate::new(400).set_body_json(json!({"error":
+            "Cannot find a suitable gene for the symbol 'ENSG0000014151' and species 'homo_sapiens"}))
+        )
+        .mount(&upstream.mock)
+        .await;
+    let client = upstream.client().await;
+
+    let found = client
+        .call_ok("ensembl_get_homologs", json!({"gene": "ENSA"}))
+        .await;
+    assert_eq!(found["species"], "homo_sapiens");
+    assert_eq!(found["genes"], json!(["ENSA"]));
+
+    let err = client
+        .call_err("ensembl_get_homologs", json!({"gene": "ENSG0000014151"}))
+        .await;
+    assert_eq!(err.code, ErrorCode::EntityNotFound);
+    assert!(
+        err.message.contains("not a well-formed Ensembl gene ID"),
+        "{}",
+        err.message
+    );
+    assert!(
+        err.recovery_hint.contains("11 digits"),
+        "{}",
+        err.recovery_hint
+    );
+    assert_eq!(upstream.requests().await.len(), 2);
+    client.close().await;
+}
+
+/// A chicken gene ID (`ENSGALG…`) starts like a human one (`ENSG…`): its species comes
+/// from a look-up, never assumed human from the prefix.
+#[tokio::test]
+async fn a_chicken_id_is_not_taken_for_a_human_one() {
+    let upstream = Upstream::empty().await;
+    Mock::given(method("GET"))
+        .and(path("/ensembl/lookup/id/ENSGALG00000000001"))
+        .respond_with(unknown_id("ENSGALG00000000001"))
+        .mount(&upstream.mock)
+        .await;
+    let client = upstream.client().await;
+
+    let err = client
+        .call_err(
+            "ensembl_get_homologs",
+            json!({"gene": "ENSGALG00000000001"}),
+        )
+        .await;
+
+    assert_eq!(err.code, ErrorCode::EntityNotFound);
+    let sent: Vec<String> = upstream
+        .requests()
+        .await
+        .iter()
+        .map(|r| r.url.path().to_owned())
+        .collect();
+    assert_eq!(sent, ["/ensembl/lookup/id/ENSGALG00000000001"]);
     client.close().await;
 }

@@ -5,10 +5,10 @@ use std::collections::HashSet;
 
 use lifesciences_core::ErrorCode;
 use serde_json::{Value, json};
-use wiremock::matchers::{path, query_param};
+use wiremock::matchers::{body_json, method, path, query_param};
 use wiremock::{Mock, ResponseTemplate};
 
-use crate::support::{EbiPages, Upstream, fixtures};
+use crate::support::{EbiPages, Upstream, fixture, fixtures};
 
 fn ids(page: &Value) -> Vec<String> {
     page["items"]
@@ -578,5 +578,64 @@ async fn the_ensembl_gene_of_an_hgnc_ncbi_gene_or_refseq_id() {
     // Per query: the cross-reference and the batch look-up; never EBI Search.
     assert_eq!(upstream.count("/ebisearch/ensembl_gene").await, 0);
     assert_eq!(upstream.count("/ensembl/lookup/id").await, 3);
+    client.close().await;
+}
+
+/// A gene's name with a dot and a version-like suffix is no UniProt accession to be cut
+/// at the dot: `AL033381.1` reaches Ensembl whole, and Ensembl's answer (from its own
+/// test suite) names the gene ENSG00000176515, listed as an exact match.
+#[tokio::test]
+async fn a_name_with_a_dot_reaches_ensembl_whole_and_finds_its_gene() {
+    let upstream = Upstream::empty().await;
+    Mock::given(method("GET"))
+        .and(path("/ensembl/xrefs/symbol/homo_sapiens/AL033381.1"))
+        .and(query_param("object_type", "gene"))
+        .respond_with(fixture(
+            "xrefs_symbol__homo_sapiens__AL033381.1__testdb.json",
+        ))
+        .mount(&upstream.mock)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/ebisearch/ensembl_gene"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"hitCount": 0, "entries": [], "facets": []})),
+        )
+        .mount(&upstream.mock)
+        .await;
+    let gene = fixtures().json("lookup_id__ENSG00000176515__testdb.json");
+    Mock::given(method("POST"))
+        .and(path("/ensembl/lookup/id"))
+        .and(body_json(json!({"ids": ["ENSG00000176515"]})))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ENSG00000176515": gene})))
+        .mount(&upstream.mock)
+        .await;
+    let client = upstream.client().await;
+
+    let page = client
+        .call_ok("ensembl_search_genes", json!({"query": "AL033381.1"}))
+        .await;
+
+    assert_eq!(
+        page["items"],
+        json!([{"id": "ENSG00000176515", "symbol": "AL033381.1",
+                "name": "Uncharacterized protein; cDNA FLJ34594 fis, clone KIDNE2009109",
+                "biotype": "protein_coding", "species": "homo_sapiens", "score": 1.0}])
+    );
+    // Sent whole to the exact look-up and to free text; nothing cut at the dot.
+    assert_eq!(
+        upstream
+            .count("/ensembl/xrefs/symbol/homo_sapiens/AL033381.1")
+            .await,
+        1
+    );
+    assert_eq!(ebi_queries(&upstream).await, ["AL033381.1"]);
+    let sent: Vec<String> = upstream
+        .requests()
+        .await
+        .iter()
+        .map(|r| r.url.path().to_owned())
+        .collect();
+    assert!(sent.iter().all(|p| !p.ends_with("/AL033381")), "{sent:?}");
     client.close().await;
 }

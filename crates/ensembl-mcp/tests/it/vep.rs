@@ -601,3 +601,78 @@ async fn an_spdi_off_grch38_is_refused_with_what_to_do_and_never_sent() {
     assert_eq!(upstream.requests().await.len(), 1);
     client.close().await;
 }
+
+/// When VEP marks no transcript canonical or MANE, the variant lists the transcripts with
+/// its most severe consequence, and the note says so instead of claiming canonical and
+/// MANE ones: a recorded SURF2 answer without those flags (6 of its 20 transcripts kept,
+/// 2 of them with the in-frame deletion) beside the DMD variant, one canonical MANE
+/// transcript of 25.
+#[tokio::test]
+async fn the_note_says_which_transcripts_each_variant_lists() {
+    let upstream = Upstream::empty().await;
+    Mock::given(method("POST"))
+        .and(path("/ensembl/vep/homo_sapiens/hgvs"))
+        .respond_with(VepAnswers::from(
+            "vep_hgvs__NM_017503.5_c.334_336del__refseq=1.json",
+        ))
+        .mount(&upstream.mock)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/ensembl/vep/homo_sapiens/region"))
+        .respond_with(fixture("vep_region__X_31180437_C_T.json"))
+        .mount(&upstream.mock)
+        .await;
+    let client = upstream.client().await;
+
+    let answer = client
+        .call_ok(
+            "ensembl_predict_variant_effect",
+            json!({"variants": ["NM_017503.5:c.334_336del", "X:31180437:C:T"]}),
+        )
+        .await;
+
+    let surf2 = &answer["variants"][0];
+    assert_eq!(surf2["transcript_count"], 6);
+    let listed: Vec<(&str, bool)> = surf2["transcripts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["transcript_id"].as_str().unwrap(),
+                t["consequences"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|c| c == "inframe_deletion"),
+            )
+        })
+        .collect();
+    assert_eq!(listed, [("NM_001278928.2", true), ("NM_017503.5", true)]);
+    assert_eq!(answer["variants"][1]["transcripts"][0]["canonical"], true);
+    let note = answer["note"].as_str().unwrap();
+    assert_eq!(
+        note,
+        "Canonical and MANE transcripts only. VEP marks no transcript canonical or MANE for \
+         NM_017503.5:c.334_336del: listed are those with the variant's most severe \
+         consequence, at most 3; pass all_transcripts: true for every one."
+    );
+
+    // Alone, the variant without flags is not said to show canonical and MANE ones.
+    let alone = client
+        .call_ok(
+            "ensembl_predict_variant_effect",
+            json!({"variants": ["NM_017503.5:c.334_336del"]}),
+        )
+        .await;
+    let note = alone["note"].as_str().unwrap();
+    assert!(
+        !note.contains("Canonical and MANE transcripts only"),
+        "{note}"
+    );
+    assert!(
+        note.starts_with("VEP marks no transcript canonical or MANE"),
+        "{note}"
+    );
+    client.close().await;
+}

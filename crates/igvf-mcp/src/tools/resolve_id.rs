@@ -9,7 +9,7 @@ use rmcp::{Json, tool};
 use serde::{Deserialize, Serialize};
 
 use crate::client::quoted;
-use crate::ids::{EntityKind, Hint, Identifier, detect, ontology_curie};
+use crate::ids::{EntityKind, Hint, Identifier, detect, is_ensembl_gene, ontology_curie};
 use crate::lookup::{Record, lookup};
 use crate::server::IgvfServer;
 
@@ -182,7 +182,7 @@ fn identifiers(record: &Record) -> (Identifiers, Vec<String>) {
         }
         Record::Transcript(t) => {
             put("ensembl_transcript", Some(&t.id));
-            let gene = t.gene_name.as_ref().filter(|g| g.starts_with("ENS"));
+            let gene = t.gene_name.as_ref().filter(|g| is_ensembl_gene(g));
             put("ensembl_gene", gene);
         }
         Record::OntologyTerm(t) => {

@@ -328,3 +328,27 @@ fn blank_variables_are_ignored() {
         .unwrap();
     assert_eq!(c.base_url.host_str(), Some("rest.ensembl.org"));
 }
+
+#[test]
+fn the_user_agent_names_the_project_and_the_operators_contact() {
+    let plain = SourceConfig::new(&DEMO).unwrap();
+    assert_eq!(
+        plain.user_agent,
+        format!(
+            "lifesciences-mcp/{} (+{})",
+            env!("CARGO_PKG_VERSION"),
+            env!("CARGO_PKG_REPOSITORY")
+        )
+    );
+    let with = |contact: &'static str| {
+        SourceConfig::new(&DEMO)
+            .unwrap()
+            .from_env_with(move |var| (var == ENV_CONTACT).then(|| contact.to_owned()))
+            .unwrap()
+            .user_agent
+    };
+    assert!(with(" lab@example.org ").ends_with("; lab@example.org)"));
+    // Nothing that could break the header gets in.
+    assert!(with("a@b.org\r\nX-Evil: 1").ends_with("; a@b.orgX-Evil: 1)"));
+    assert_eq!(with("  "), plain.user_agent);
+}

@@ -48,7 +48,12 @@ pub(super) fn build_reqwest(config: &SourceConfig) -> Result<reqwest::Client, St
         let _ = rustls::crypto::ring::default_provider().install_default();
     }
     let builder = reqwest::Client::builder()
-        .redirect(redirect_policy(&config.base_url))
+        .redirect(if config.upstream.follow_redirects {
+            redirect_policy(&config.base_url)
+        } else {
+            // The source's client reads each redirect itself (see `Upstream::follow_redirects`).
+            reqwest::redirect::Policy::none()
+        })
         .user_agent(config.user_agent.clone())
         .connect_timeout(config.timeout.min(Duration::from_secs(10)))
         .pool_max_idle_per_host(config.max_concurrent.max(1))

@@ -205,6 +205,18 @@ impl Budget {
         }
     }
 
+    /// Whether a request could leave now without waiting for this process's window: a
+    /// background request (the release look-up) goes only then, so it never takes a
+    /// permit a call's request is about to need.
+    pub(crate) fn has_room(&self) -> bool {
+        self.local.has_room()
+    }
+
+    /// The budget's key: the upstream's host, port and base path.
+    pub(crate) fn key(&self) -> &str {
+        &self.key
+    }
+
     /// Tell every process that the upstream asked for a pause.
     pub(crate) fn pause_everyone(&self, status: u16, wait: Duration) {
         let (store, key) = (Arc::clone(&self.store), self.key.clone());
@@ -303,6 +315,7 @@ pub(crate) async fn unlock(store: &Shared, key: &str) {
 /// A request's lock held by this process: given back with [`Held::release`], or, when
 /// the call is cancelled first, by a task of its own, so the other replicas need not wait
 /// out its hold.
+#[derive(Debug)]
 pub(crate) struct Held {
     lock: Option<(Arc<Shared>, String)>,
 }

@@ -127,6 +127,17 @@ impl SlidingWindow {
             .min())
     }
 
+    /// Whether a permit (of the whole budget) is free right now.
+    pub(crate) fn has_room(&self) -> bool {
+        let now = Instant::now();
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let window = self.window;
+        state.counted.retain(|(_, answered)| {
+            answered.is_none_or(|at| now.saturating_duration_since(at) < window)
+        });
+        state.counted.len() < self.allowed
+    }
+
     fn end(&self, id: u64, now: Instant) {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(entry) = state.counted.iter_mut().find(|(i, _)| *i == id) {
@@ -182,6 +193,18 @@ mod tests {
                 .count();
             assert!(within <= 15, "{within} permits within a second of {t:?}");
         }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn room_is_a_free_permit_now() {
+        let limiter = SlidingWindow::new(1.0);
+        assert!(limiter.has_room());
+        let ticket = limiter.acquire(1).await;
+        assert!(!limiter.has_room(), "in flight");
+        ticket.answered();
+        assert!(!limiter.has_room(), "counted for a window after its answer");
+        tokio::time::advance(WINDOW + MARGIN).await;
+        assert!(limiter.has_room());
     }
 
     #[tokio::test(start_paused = true)]

@@ -7,7 +7,9 @@
 //! `DELETE` with 202); a new session beyond the cap takes the place of the least recently
 //! used idle one, or is 503 with a `Retry-After` when every session is busy; a request
 //! whose id is still in flight in its session is 400 with Invalid Request (rmcp would give
-//! its answer to one of the two).
+//! its answer to one of the two). In both modes it counts the responses to requests until
+//! each is written whole, so a shutdown ends the sessions (which cuts their event
+//! streams) only once every call's answer is out.
 
 use std::sync::Arc;
 
@@ -22,10 +24,14 @@ use serde_json::Value;
 
 use super::lines;
 use super::sessions::{Busy, Entry, Room, Sessions};
+use crate::server::{Counted, Counter};
 
 /// The state of [`guard_requests`], shared by every request.
 #[derive(Debug)]
 pub(super) struct Guard {
+    /// The responses to requests (a POST of a message with an `id` and a `method`) not
+    /// yet written whole or dropped.
+    pub(super) answering: Counter,
     pub(super) manager: Arc<LocalSessionManager>,
     /// `None` when stateless: no session is ever opened.
     pub(super) sessions: Option<Arc<Sessions>>,
@@ -52,7 +58,11 @@ pub(super) async fn guard_requests(guard: &Guard, request: Request, next: Next) 
             return next.run(request).await;
         }
         return match read_message(request, guard.body_bytes).await {
-            Ok((parts, bytes, _)) => next.run(Request::from_parts(parts, bytes.into())).await,
+            Ok((parts, bytes, message)) => {
+                let answering = answering(guard, &message);
+                let response = next.run(Request::from_parts(parts, bytes.into())).await;
+                hold(response, answering)
+            }
             Err(refused) => refused,
         };
     };
@@ -68,7 +78,8 @@ pub(super) async fn guard_requests(guard: &Guard, request: Request, next: Next) 
                 Err(refused) => return refused,
             };
             let request = Request::from_parts(parts, bytes.into());
-            match session {
+            let answering = answering(guard, &message);
+            let response = match session {
                 None if message.get("method") == Some(&Value::from("initialize")) => {
                     open_session(guard, sessions, request, next).await
                 }
@@ -76,10 +87,18 @@ pub(super) async fn guard_requests(guard: &Guard, request: Request, next: Next) 
                 // sessions, the request is served on its own).
                 None => next.run(request).await,
                 Some(id) => in_session(guard, sessions, &id, &message, request, next).await,
-            }
+            };
+            hold(response, answering)
         }
         _ => next.run(request).await,
     }
+}
+
+/// A response to `message` being written, when it is a request, for as long as this
+/// lives.
+fn answering(guard: &Guard, message: &Value) -> Option<Counted> {
+    (message.get("method").is_some() && message.get("id").is_some())
+        .then(|| guard.answering.start())
 }
 
 /// Read a POST body and check that it is one JSON-RPC message: the checks of the stdio
@@ -202,10 +221,18 @@ pub(super) async fn close(manager: &LocalSessionManager, id: &str) {
     }
 }
 
-/// `response`, keeping `guards` alive until its body has been sent or dropped.
+/// `response`, keeping `guards` alive until its body has been sent or dropped. A body of
+/// known length (a JSON answer) keeps its `Content-Length` rather than being sent chunked.
 fn hold<T: Send + 'static>(response: Response, guards: T) -> Response {
+    use axum::body::HttpBody as _;
     use futures::StreamExt as _;
-    let (parts, body) = response.into_parts();
+    let (mut parts, body) = response.into_parts();
+    if let Some(length) = body.size_hint().exact() {
+        parts
+            .headers
+            .entry(header::CONTENT_LENGTH)
+            .or_insert_with(|| HeaderValue::from(length));
+    }
     let body = body.into_data_stream().map(move |chunk| {
         let _held = &guards;
         chunk

@@ -7,26 +7,31 @@
 //! an object (`-32602`), a request other than `ping` before `initialize`, and a request
 //! whose `id` is already in flight (`-32600`: each request gets its own answer), and
 //! passes every other line to rmcp unchanged. Both write whole lines to one stdout, in
-//! turn.
+//! turn; once rmcp's writer closes, the guard says when its last line is out, so a
+//! process that stops can wait for its last answers.
 
 use std::collections::HashSet;
+use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 /// The longest line read; a longer one is answered `-32700` and skipped.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Guard the stdio of an MCP server: returns the reader and writer to give rmcp in place
-/// of `input` and `output`. The guard's tasks end when `input` ends.
+/// of `input` and `output`, and a future that resolves once rmcp's writer has closed and
+/// everything it wrote is written to `output` (or `output` broke): what a process that
+/// ends must wait for. The guard's tasks end when `input` ends.
 pub fn guard<R, W>(
     input: R,
     output: W,
 ) -> (
     impl AsyncRead + Send + Unpin + 'static,
     impl AsyncWrite + Send + Unpin + 'static,
+    impl Future<Output = ()> + Send + 'static,
 )
 where
     R: AsyncRead + Send + Unpin + 'static,
@@ -34,8 +39,9 @@ where
 {
     let (to_rmcp, rmcp_reads) = tokio::io::duplex(1 << 20);
     let (rmcp_writes, from_rmcp) = tokio::io::duplex(1 << 20);
-    let (lines_out, lines) = mpsc::channel::<Vec<u8>>(64);
-    tokio::spawn(write_lines(lines, output));
+    let (lines_out, lines) = mpsc::channel::<Out>(64);
+    let (written, all_written) = oneshot::channel();
+    tokio::spawn(write_lines(lines, output, written));
     let answers = lines_out.clone();
     let in_flight = InFlightIds::default();
     let answered = in_flight.clone();
@@ -43,13 +49,26 @@ where
         let mut rmcp_lines = BufReader::new(from_rmcp).split(b'\n');
         while let Ok(Some(line)) = rmcp_lines.next_segment().await {
             answered.answered(&line);
-            if lines_out.send(line).await.is_err() {
-                break;
+            if lines_out.send(Out::Line(line)).await.is_err() {
+                return;
             }
         }
+        let _ = lines_out.send(Out::RmcpClosed).await;
     });
     tokio::spawn(read_lines(input, to_rmcp, answers, in_flight));
-    (rmcp_reads, rmcp_writes)
+    let all_written = async move {
+        // An error means the writer is gone (`output` broke): nothing more can be written.
+        let _ = all_written.await;
+    };
+    (rmcp_reads, rmcp_writes, all_written)
+}
+
+/// What goes to `output`, in order.
+enum Out {
+    /// A whole line, without its `\n`.
+    Line(Vec<u8>),
+    /// rmcp closed its writer: every line of its is before this.
+    RmcpClosed,
 }
 
 /// The ids of the requests passed to rmcp and not answered yet (over HTTP, each prefixed
@@ -117,11 +136,25 @@ impl Drop for HeldId {
     }
 }
 
-async fn write_lines<W: AsyncWrite + Unpin>(mut lines: mpsc::Receiver<Vec<u8>>, mut output: W) {
-    while let Some(mut line) = lines.recv().await {
-        line.push(b'\n');
-        if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
-            break;
+async fn write_lines<W: AsyncWrite + Unpin>(
+    mut lines: mpsc::Receiver<Out>,
+    mut output: W,
+    written: oneshot::Sender<()>,
+) {
+    let mut written = Some(written);
+    while let Some(out) = lines.recv().await {
+        match out {
+            Out::Line(mut line) => {
+                line.push(b'\n');
+                if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
+                    break;
+                }
+            }
+            Out::RmcpClosed => {
+                if let Some(written) = written.take() {
+                    let _ = written.send(());
+                }
+            }
         }
     }
 }
@@ -129,7 +162,7 @@ async fn write_lines<W: AsyncWrite + Unpin>(mut lines: mpsc::Receiver<Vec<u8>>, 
 async fn read_lines<R, W>(
     input: R,
     mut to_rmcp: W,
-    answers: mpsc::Sender<Vec<u8>>,
+    answers: mpsc::Sender<Out>,
     in_flight: InFlightIds,
 ) where
     R: AsyncRead + Unpin,
@@ -165,7 +198,10 @@ async fn read_lines<R, W>(
             },
         };
         if let Some(answer) = verdict
-            && answers.send(answer.to_string().into_bytes()).await.is_err()
+            && answers
+                .send(Out::Line(answer.to_string().into_bytes()))
+                .await
+                .is_err()
         {
             break;
         }
@@ -347,6 +383,34 @@ fn error(id: Value, code: i64, message: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a stopping process waits for: rmcp's last line on the output, not merely
+    /// handed to the guard.
+    #[tokio::test]
+    async fn written_resolves_once_rmcps_last_line_is_on_the_output() {
+        use tokio::io::AsyncReadExt as _;
+        let (_client_writes, input) = tokio::io::duplex(64);
+        // A small pipe the test reads late: the line waits in the guard until then.
+        let (output, mut client_reads) = tokio::io::duplex(8);
+        let (_rmcp_reads, mut rmcp_writes, written) = guard(input, output);
+        let line = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+        rmcp_writes.write_all(line).await.unwrap();
+        rmcp_writes.write_all(b"\n").await.unwrap();
+        drop(rmcp_writes);
+        let mut written = std::pin::pin!(written);
+        assert!(
+            tokio::time::timeout(std::time::Duration::from_millis(200), &mut written)
+                .await
+                .is_err(),
+            "resolved before the line was written"
+        );
+        let mut out = vec![0; line.len() + 1];
+        client_reads.read_exact(&mut out).await.unwrap();
+        assert_eq!(&out[..line.len()], line);
+        tokio::time::timeout(std::time::Duration::from_secs(1), written)
+            .await
+            .expect("resolved once the line was written");
+    }
 
     #[test]
     fn lines_rmcp_cannot_take_get_the_error_they_deserve() {

@@ -30,7 +30,8 @@ fn rule(allowed: u32) -> Rule {
     }
 }
 
-/// An answer kept by one is read by the other, and forgotten for both.
+/// An answer kept by one is read by the other, with its release and meta, and forgotten
+/// for both; an answer replaced keeps nothing of the one before.
 async fn answers_are_shared_and_forgotten(a: &dyn Backend, b: &dyn Backend) {
     // Times are kept to the millisecond.
     let now = epoch_ms(SystemTime::now());
@@ -38,9 +39,18 @@ async fn answers_are_shared_and_forgotten(a: &dyn Backend, b: &dyn Backend) {
         body: Bytes::from_static(b"{\"x\":1}"),
         retrieved_at: from_epoch_ms(now),
         fresh_until: from_epoch_ms(now + 3_600_000),
+        release: Some("2026_02".into()),
+        meta: Some(r#"{"status":303}"#.into()),
     };
     a.put("answer", &stored).await.unwrap();
-    assert_eq!(b.get("answer").await.unwrap(), Some(stored));
+    assert_eq!(b.get("answer").await.unwrap(), Some(stored.clone()));
+    let replaced = Stored {
+        release: None,
+        meta: None,
+        ..stored
+    };
+    b.put("answer", &replaced).await.unwrap();
+    assert_eq!(a.get("answer").await.unwrap(), Some(replaced));
     assert_eq!(b.get("no-answer").await.unwrap(), None);
     b.forget("answer").await.unwrap();
     assert_eq!(a.get("answer").await.unwrap(), None);

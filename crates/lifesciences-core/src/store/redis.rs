@@ -2,7 +2,8 @@
 //!
 //! Every key starts with `lifesciences:v1:` (the `v1` is the layout: a new layout takes
 //! new keys rather than misreading old ones), then:
-//! - `answer:<key>`: a hash of `body`, `retrieved_ms` and `fresh_until_ms`, expiring 30
+//! - `answer:<key>`: a hash of `body`, `retrieved_ms` and `fresh_until_ms` (and, when
+//!   known, `release` and `meta`, which older versions neither write nor read), expiring 30
 //!   days after it stops being fresh (offline use wants stale answers). Redis holds what
 //!   its `maxmemory` allows: the operator sets it, with `maxmemory-policy volatile-lru`
 //!   so that the least recently used answers go first when Redis is full;
@@ -233,19 +234,29 @@ impl Backend for RedisBackend {
         Box::pin(self.run(move |mut c| {
             let answer = answer.clone();
             async move {
-                let (body, retrieved, fresh_until): (Option<Vec<u8>>, Option<i64>, Option<i64>) =
-                    redis::cmd("HMGET")
-                        .arg(&answer)
-                        .arg("body")
-                        .arg("retrieved_ms")
-                        .arg("fresh_until_ms")
-                        .query_async(&mut c)
-                        .await?;
+                type Fields = (
+                    Option<Vec<u8>>,
+                    Option<i64>,
+                    Option<i64>,
+                    Option<String>,
+                    Option<String>,
+                );
+                let (body, retrieved, fresh_until, release, meta): Fields = redis::cmd("HMGET")
+                    .arg(&answer)
+                    .arg("body")
+                    .arg("retrieved_ms")
+                    .arg("fresh_until_ms")
+                    .arg("release")
+                    .arg("meta")
+                    .query_async(&mut c)
+                    .await?;
                 Ok(match (body, retrieved, fresh_until) {
                     (Some(body), Some(retrieved), Some(fresh_until)) => Some(Stored {
                         body: Bytes::from(body),
                         retrieved_at: from_epoch_ms(retrieved),
                         fresh_until: from_epoch_ms(fresh_until),
+                        release,
+                        meta,
                     }),
                     _ => None,
                 })
@@ -261,16 +272,28 @@ impl Backend for RedisBackend {
         Box::pin(self.run(move |mut c| {
             // One transaction: a reader never sees a body without its times, and no entry
             // is left without its expiry.
+            // A replaced answer must not keep the old one's release or meta: the hash is
+            // written anew.
             let mut pipe = redis::pipe();
-            pipe.atomic()
-                .cmd("HSET")
-                .arg(&answer)
+            let mut set = redis::cmd("HSET");
+            set.arg(&answer)
                 .arg("body")
                 .arg(stored.body.as_ref())
                 .arg("retrieved_ms")
                 .arg(retrieved)
                 .arg("fresh_until_ms")
-                .arg(fresh_until)
+                .arg(fresh_until);
+            if let Some(release) = &stored.release {
+                set.arg("release").arg(release);
+            }
+            if let Some(meta) = &stored.meta {
+                set.arg("meta").arg(meta);
+            }
+            pipe.atomic()
+                .cmd("DEL")
+                .arg(&answer)
+                .ignore()
+                .add_command(set)
                 .ignore()
                 .cmd("PEXPIREAT")
                 .arg(&answer)
@@ -457,6 +480,8 @@ mod tests {
             body: Bytes::from_static(b"{\"x\":1}"),
             retrieved_at: from_epoch_ms(now),
             fresh_until: from_epoch_ms(now + 3_600_000),
+            release: None,
+            meta: None,
         };
         a.put("k", &stored).await.unwrap();
 
@@ -529,6 +554,8 @@ mod tests {
             body: Bytes::from_static(b"kept"),
             retrieved_at: SystemTime::now(),
             fresh_until: SystemTime::now() + Duration::from_secs(60),
+            release: None,
+            meta: None,
         };
         within_deadline(a.put("k", &stored)).await.unwrap();
         assert!(matches!(

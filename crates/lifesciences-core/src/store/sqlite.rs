@@ -57,6 +57,10 @@ CREATE TABLE IF NOT EXISTS members (
 ) WITHOUT ROWID;
 ";
 
+/// Columns added to `answers` since its first layout: added to a file that lacks them, and
+/// left empty by an older version that shares the file (it neither reads nor writes them).
+const ADDED_COLUMNS: &[(&str, &str)] = &[("release", "TEXT"), ("meta", "TEXT")];
+
 pub(crate) struct SqliteBackend {
     path: PathBuf,
     connection: Arc<Mutex<Connection>>,
@@ -90,6 +94,7 @@ impl SqliteBackend {
         connection
             .execute_batch("PRAGMA synchronous = NORMAL;")
             .and_then(|()| connection.execute_batch(SCHEMA))
+            .and_then(|()| add_columns(&connection))
             .map_err(|e| fail("cannot set up", &e))?;
         Ok(Self {
             path: path.to_owned(),
@@ -117,6 +122,29 @@ impl SqliteBackend {
     }
 }
 
+/// Add the [`ADDED_COLUMNS`] a file does not have yet. Two processes may both try; the
+/// loser's "duplicate column" is no failure.
+fn add_columns(connection: &Connection) -> rusqlite::Result<()> {
+    let mut have = Vec::new();
+    {
+        let mut columns = connection.prepare("PRAGMA table_info(answers)")?;
+        let mut rows = columns.query([])?;
+        while let Some(row) = rows.next()? {
+            have.push(row.get::<_, String>(1)?);
+        }
+    }
+    for (name, kind) in ADDED_COLUMNS {
+        if have.iter().any(|c| c == name) {
+            continue;
+        }
+        match connection.execute_batch(&format!("ALTER TABLE answers ADD COLUMN {name} {kind}")) {
+            Err(e) if e.to_string().contains("duplicate column") => {}
+            other => other?,
+        }
+    }
+    Ok(())
+}
+
 fn now_ms() -> i64 {
     epoch_ms(SystemTime::now())
 }
@@ -138,13 +166,16 @@ impl Backend for SqliteBackend {
         let key = key.to_owned();
         self.blocking(move |c| {
             c.prepare_cached(
-                "SELECT body, retrieved_ms, fresh_until_ms FROM answers WHERE key = ?1",
+                "SELECT body, retrieved_ms, fresh_until_ms, release, meta FROM answers \
+                 WHERE key = ?1",
             )?
             .query_row(params![key], |row| {
                 Ok(Stored {
                     body: bytes::Bytes::from(row.get::<_, Vec<u8>>(0)?),
                     retrieved_at: from_epoch_ms(row.get(1)?),
                     fresh_until: from_epoch_ms(row.get(2)?),
+                    release: row.get(3)?,
+                    meta: row.get(4)?,
                 })
             })
             .optional()
@@ -156,18 +187,30 @@ impl Backend for SqliteBackend {
         let body = stored.body.clone();
         let retrieved = epoch_ms(stored.retrieved_at);
         let fresh_until = epoch_ms(stored.fresh_until);
+        let (release, meta) = (stored.release.clone(), stored.meta.clone());
         let trim = self
             .writes
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             .is_multiple_of(TRIM_EVERY);
         let max_bytes = i64::try_from(self.max_bytes).unwrap_or(i64::MAX);
         self.blocking(move |c| {
-            let size = i64::try_from(key.len() + body.len()).unwrap_or(i64::MAX);
+            let extra =
+                release.as_ref().map_or(0, String::len) + meta.as_ref().map_or(0, String::len);
+            let size = i64::try_from(key.len() + body.len() + extra).unwrap_or(i64::MAX);
             c.prepare_cached(
-                "INSERT OR REPLACE INTO answers (key, body, retrieved_ms, fresh_until_ms, size) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT OR REPLACE INTO answers \
+                 (key, body, retrieved_ms, fresh_until_ms, size, release, meta) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
-            .execute(params![key, body.as_ref(), retrieved, fresh_until, size])?;
+            .execute(params![
+                key,
+                body.as_ref(),
+                retrieved,
+                fresh_until,
+                size,
+                release,
+                meta
+            ])?;
             if trim {
                 trim_answers(c, max_bytes)?;
             }
@@ -361,6 +404,8 @@ mod tests {
                 body: bytes::Bytes::from(vec![b'x'; 100]),
                 retrieved_at: SystemTime::now() - Duration::from_secs(1000 - i),
                 fresh_until: SystemTime::now(),
+                release: None,
+                meta: None,
             };
             store.put(&format!("k{i:03}"), &stored).await.unwrap();
         }

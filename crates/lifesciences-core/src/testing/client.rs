@@ -64,8 +64,14 @@ impl McpTestClient {
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
         let server = tokio::spawn(async move {
             let (read, write) = tokio::io::split(server_io);
-            if let Err(e) =
-                crate::serve::serve_io(server, read, write, futures::future::pending()).await
+            if let Err(e) = crate::serve::serve_io(
+                server,
+                read,
+                write,
+                futures::future::pending(),
+                crate::serve::SHUTDOWN_GRACE,
+            )
+            .await
             {
                 tracing::debug!("test server ended: {e}");
             }
@@ -150,9 +156,9 @@ impl McpTestClient {
         names
     }
 
-    /// `tools/call`; a JSON-RPC error fails the test, and so does a result a strict
-    /// client would refuse (structured content that does not match the output schema, or
-    /// an error result with structured content).
+    /// `tools/call`; a JSON-RPC error fails the test, and so does what a strict client
+    /// would refuse: a tool whose schemas do not compile strictly, structured content that
+    /// does not match the output schema, or an error result with structured content.
     pub async fn call(&self, name: &str, arguments: Value) -> CallToolResult {
         let arguments = match arguments {
             Value::Object(map) => map,
@@ -197,6 +203,32 @@ impl McpTestClient {
             "{name}: provenance without sources: {provenance:#}"
         );
         (structured, provenance)
+    }
+
+    /// [`call_ok_with_provenance`](Self::call_ok_with_provenance), repeated (20 ms apart,
+    /// for at most 5 s) until `database`'s entry names a release: a source's release is
+    /// looked up in the background once a call has read one of its answers, and never
+    /// waited for, so the first answers of a fresh process may name none. A repeat is
+    /// normally answered from the cache.
+    pub async fn call_ok_once_released(
+        &self,
+        name: &str,
+        arguments: Value,
+        database: &str,
+    ) -> (Value, Value) {
+        for _ in 0..250 {
+            let (answer, provenance) = self.call_ok_with_provenance(name, arguments.clone()).await;
+            let named = provenance["sources"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|s| s["database"] == database && s.get("release").is_some());
+            if named {
+                return (answer, provenance);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("{name}: {database}'s release was never named")
     }
 
     /// Call a tool whose answer is a picture (declared `as picture`) that must succeed:
@@ -385,10 +417,18 @@ pub async fn run_check(program: &str, env: &[(&str, &str)]) -> (Option<i32>, Str
     )
 }
 
-/// Start a built server binary in stdio mode, complete the MCP handshake, send it SIGTERM
-/// while its client still holds stdin open, and check it exits within 3 seconds.
+/// A built server binary started in stdio mode, as an MCP client application starts
+/// it, with the MCP handshake done: the child, its stdin (held open, as a client does)
+/// and the lines of its stdout.
 #[cfg(unix)]
-pub async fn assert_stops_on_sigterm(program: &str, env: &[(&str, &str)]) {
+async fn spawn_initialized(
+    program: &str,
+    env: &[(&str, &str)],
+) -> (
+    tokio::process::Child,
+    tokio::process::ChildStdin,
+    tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+) {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
     let mut command = binary_command(program);
     command
@@ -405,8 +445,11 @@ pub async fn assert_stops_on_sigterm(program: &str, env: &[(&str, &str)]) {
     let mut stdin = child.stdin.take().expect("stdin");
     let stdout = child.stdout.take().expect("stdout");
     let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
-    stdin.write_all(initialize.as_bytes()).await.expect("write");
-    stdin.write_all(b"\n").await.expect("write");
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    for line in [initialize, initialized] {
+        stdin.write_all(line.as_bytes()).await.expect("write");
+        stdin.write_all(b"\n").await.expect("write");
+    }
     let mut lines = tokio::io::BufReader::new(stdout).lines();
     let answer = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
         .await
@@ -414,17 +457,108 @@ pub async fn assert_stops_on_sigterm(program: &str, env: &[(&str, &str)]) {
         .expect("read")
         .expect("a line");
     assert!(answer.contains("\"id\":1"), "{answer}");
+    (child, stdin, lines)
+}
+
+/// Send SIGTERM to `child`.
+#[cfg(unix)]
+fn sigterm(child: &tokio::process::Child) {
     let pid = child.id().expect("pid").to_string();
     let killed = std::process::Command::new("kill")
         .args(["-TERM", &pid])
         .status();
     assert!(killed.is_ok_and(|s| s.success()), "kill -TERM {pid}");
+}
+
+/// Start a built server binary in stdio mode, complete the MCP handshake, send it SIGTERM
+/// while its client still holds stdin open, and check it exits within 3 seconds.
+#[cfg(unix)]
+pub async fn assert_stops_on_sigterm(program: &str, env: &[(&str, &str)]) {
+    let (mut child, stdin, _lines) = spawn_initialized(program, env).await;
+    sigterm(&child);
     let exited = tokio::time::timeout(Duration::from_secs(3), child.wait()).await;
     assert!(
         exited.is_ok(),
         "{program} still running 3 s after SIGTERM with stdin open"
     );
     drop(stdin);
+}
+
+/// Start a built server binary in stdio mode, call `tool` with `arguments`, whose request
+/// to `upstream` must hang (the test's mock delays its answer past the test), and send
+/// the server SIGTERM once `upstream` has received that request, while the client still
+/// holds stdin open. Checks that the call is answered once, when the shutdown's grace
+/// period ([`SHUTDOWN_GRACE`](crate::serve::SHUTDOWN_GRACE)) ends and not before, with
+/// the error result of a call the shutdown stopped (`isError`, the envelope of
+/// [`ApiError::ShuttingDown`](crate::ApiError::ShuttingDown) as its only text), that
+/// nothing follows it on stdout, and that the process exits within 3 seconds of it.
+/// Returns how long after SIGTERM the answer came.
+#[cfg(unix)]
+pub async fn assert_sigterm_answers_the_call_in_flight(
+    program: &str,
+    env: &[(&str, &str)],
+    tool: &str,
+    arguments: Value,
+    upstream: &wiremock::MockServer,
+) -> Duration {
+    use tokio::io::AsyncWriteExt;
+    let (mut child, mut stdin, mut lines) = spawn_initialized(program, env).await;
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments}});
+    stdin
+        .write_all(format!("{call}\n").as_bytes())
+        .await
+        .expect("write");
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while upstream
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .is_empty()
+        {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the call reached the upstream");
+
+    let signalled = std::time::Instant::now();
+    sigterm(&child);
+    let grace = crate::serve::SHUTDOWN_GRACE;
+    let mut written = Vec::new();
+    let read_all = async {
+        while let Some(line) = lines.next_line().await.expect("read") {
+            written.push((line, signalled.elapsed()));
+        }
+    };
+    tokio::time::timeout(grace + Duration::from_secs(5), read_all)
+        .await
+        .unwrap_or_else(|_| panic!("{program} kept stdout open 5 s past the grace period"));
+    let exited = tokio::time::timeout(Duration::from_secs(3), child.wait()).await;
+    assert!(
+        exited.is_ok(),
+        "{program} still running 3 s after closing stdout"
+    );
+    drop(stdin);
+
+    let [(line, answered_after)] = written.as_slice() else {
+        panic!("one line expected after SIGTERM, the call's answer: {written:?}");
+    };
+    let answer: Value = serde_json::from_str(line).expect("a JSON-RPC message");
+    assert_eq!(answer["id"], 2, "{answer}");
+    let result = &answer["result"];
+    assert_eq!(result["isError"], true, "{answer}");
+    assert!(result.get("structuredContent").is_none(), "{answer}");
+    let content = result["content"].as_array().expect("content");
+    assert_eq!(content.len(), 1, "{answer}");
+    let envelope: ErrorEnvelope =
+        serde_json::from_str(content[0]["text"].as_str().expect("text")).expect("an envelope");
+    assert_eq!(envelope, crate::ApiError::ShuttingDown.to_envelope());
+    assert!(
+        *answered_after >= grace,
+        "answered {answered_after:?} after SIGTERM, before the grace period ended"
+    );
+    *answered_after
 }
 
 fn assert_text_mirrors(result: &CallToolResult, structured: &Value) {

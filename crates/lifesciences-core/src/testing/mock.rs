@@ -138,7 +138,8 @@ impl Recording {
 }
 
 /// Every request `mock` received, written as a result's `provenance` writes it (a GET as
-/// its URL, anything else as `METHOD <url> <body>`), in arrival order; with `except`,
+/// its URL, anything else as `METHOD <url> <body>`, a long one by its digest), in arrival
+/// order; with `except`,
 /// leaving out the requests to those paths (a source's release look-up, which no result
 /// names). wiremock names every request's host `localhost`: the URL is rebuilt on
 /// `mock.uri()`.
@@ -153,7 +154,13 @@ pub async fn requests_seen(mock: &wiremock::MockServer, except: &[&str]) -> Vec<
                 Some(query) => format!("{}{}?{query}", mock.uri(), r.url.path()),
                 None => format!("{}{}", mock.uri(), r.url.path()),
             };
-            crate::provenance::describe_request(r.method.as_str(), &url, Some(&r.body))
+            crate::provenance::Asked {
+                method: r.method.as_str().to_owned(),
+                url,
+                body: Some(bytes::Bytes::from(r.body.clone())),
+            }
+            .brief()
+            .0
         })
         .collect()
 }

@@ -5,11 +5,12 @@
 //!   quick retries;
 //! - [`fixture`], a recorded response of the crate under test as the upstream's answer;
 //! - [`McpTestClient`], a real MCP client (in-process, or a built binary over stdio) that
-//!   checks every result as a strict client would ([`assert_strict_client_accepts`]:
-//!   JSON Schema 2020-12 against the tool's output schema), and whose helpers check every
-//!   result has no `null` and a success mirrors its structured content as text;
-//! - [`assert_tool_definitions`], the promises every tool definition keeps, and the
-//!   catalog budget;
+//!   checks every result as a strict client would ([`assert_strict_client_accepts`]: the
+//!   tool's schemas compiled as ajv's strict mode compiles them, and JSON Schema 2020-12
+//!   against the tool's output schema), and whose helpers check every result has no
+//!   `null` and a success mirrors its structured content as text;
+//! - [`assert_tool_definitions`], the promises every tool definition keeps (its schemas
+//!   strict among them), and the catalog budget;
 //! - [`assert_fault_matrix`], every tool under every upstream fault of [`faults`];
 //! - [`TestServer`], a small complete server that core's own tests drive and that shows a
 //!   server crate's shape in one file.
@@ -36,12 +37,12 @@ pub mod redis;
 mod server;
 mod strict;
 
-#[cfg(unix)]
-pub use client::assert_stops_on_sigterm;
 pub use client::{
     LogListener, McpTestClient, assert_binary_speaks_mcp, assert_binary_speaks_mcp_with_stderr,
     run_check,
 };
+#[cfg(unix)]
+pub use client::{assert_sigterm_answers_the_call_in_flight, assert_stops_on_sigterm};
 pub use definitions::{
     AVERAGE_BUDGET_BYTES, Catalog, OUTPUT_AVERAGE_BUDGET_BYTES, TOOL_BUDGET_BYTES,
     assert_catalog_budget, assert_output_budget, assert_tool_definitions,

@@ -13,6 +13,7 @@ mod fleet_http;
 mod http;
 mod logging;
 mod network;
+mod shutdown;
 mod store;
 mod tools;
 mod transport;

@@ -88,6 +88,38 @@ async fn output_schemas_never_promise_null_except_for_the_two_pagination_fields(
     client.close().await;
 }
 
+/// Every output schema requires `provenance`, served as its skeleton: each field every
+/// source entry holds, defined by its type (a strict client refuses a `required` field
+/// the schema does not define).
+#[tokio::test]
+async fn the_served_provenance_defines_every_field_it_requires() {
+    let (_upstream, client) = setup().await;
+    for tool in client.tools().await {
+        let Some(output) = tool.output_schema.as_ref() else {
+            continue;
+        };
+        assert_eq!(
+            output["properties"]["provenance"],
+            json!({
+                "type": "object",
+                "properties": {"sources": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "database": {"type": "string"},
+                        "requests": {"type": "array"},
+                        "retrieved_at": {"type": "string"}
+                    },
+                    "required": ["database", "requests", "retrieved_at"]
+                }}},
+                "required": ["sources"]
+            }),
+            "{}",
+            tool.name
+        );
+    }
+    client.close().await;
+}
+
 #[tokio::test]
 async fn a_lookup_returns_structured_content_without_nulls() {
     let (upstream, client) = setup().await;
@@ -471,5 +503,70 @@ mod misnamed {
     #[should_panic(expected = "the tool declared as misnamed_tool defines another name")]
     fn a_tool_defined_under_another_name_than_declared_fails() {
         assert_tool_definitions::<Misnamed>();
+    }
+}
+
+/// A tool whose output schema a strict client would not compile fails the definitions
+/// check, as it would fail every call of the TypeScript clients.
+mod not_strict {
+    use lifesciences_core::rmcp::{Json, tool};
+    use lifesciences_core::schemars::{self, JsonSchema};
+    use lifesciences_core::testing::assert_tool_definitions;
+    use lifesciences_core::{ApiError, ConfigError, Env, McpServer, Parameters};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Clone)]
+    struct Loose;
+
+    /// Arguments of `loose_measure`.
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct MeasureArgs {
+        /// The sequence to measure, as its identifier (e.g. `ENSG00000141510`).
+        sequence: String,
+    }
+
+    /// A length.
+    #[derive(Serialize, JsonSchema)]
+    struct Length {
+        /// How long, in base pairs.
+        #[schemars(extend("x-unit" = "bp"))]
+        bases: u64,
+    }
+
+    impl Loose {
+        /// Measures. Example: `{"sequence": "ENSG00000141510"}`.
+        #[tool(
+            title = "Measure",
+            annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)
+        )]
+        async fn loose_measure(
+            &self,
+            Parameters(args): Parameters<MeasureArgs>,
+        ) -> Result<Json<Length>, ApiError> {
+            let bases = args?.sequence.len() as u64;
+            Ok(Json(Length { bases }))
+        }
+    }
+
+    impl McpServer for Loose {
+        const NAME: &'static str = "loose";
+        const TITLE: &'static str = "Loose";
+        const VERSION: &'static str = "0";
+        const INSTRUCTIONS: &'static str = "Loose.";
+        fn from_env(_env: &Env) -> Result<Self, ConfigError> {
+            Ok(Self)
+        }
+        lifesciences_core::tools![loose_measure];
+    }
+
+    #[test]
+    #[should_panic(
+        expected = "loose_measure: the output schema does not compile strictly \
+        (ajv 2020-12 in strict mode refuses it, and with it every call of the TypeScript \
+        clients):\n  at #/properties/bases: unknown keyword \"x-unit\""
+    )]
+    fn an_output_schema_a_strict_client_refuses_fails() {
+        assert_tool_definitions::<Loose>();
     }
 }

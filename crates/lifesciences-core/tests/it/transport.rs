@@ -28,12 +28,13 @@ fn stdio_server(
     let (read, write) = tokio::io::split(theirs);
     let served = Served::new(server);
     let task = if guarded {
-        let (read, write) = serve::lines::guard(read, write);
+        let (read, write, _written) = serve::lines::guard(read, write);
         tokio::spawn(serve::serve_io(
             served,
             read,
             write,
             futures::future::pending(),
+            serve::SHUTDOWN_GRACE,
         ))
     } else {
         tokio::spawn(serve::serve_io(
@@ -41,6 +42,7 @@ fn stdio_server(
             read,
             write,
             futures::future::pending(),
+            serve::SHUTDOWN_GRACE,
         ))
     };
     let (reader, writer) = tokio::io::split(ours);

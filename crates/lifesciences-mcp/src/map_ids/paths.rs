@@ -8,7 +8,7 @@ use lifesciences_core::rmcp::service::RequestContext;
 use lifesciences_core::{ApiError, ErrorCode, call_tool};
 
 use super::Builder;
-use super::form::{Form, string_taxon_of};
+use super::form::{Form, string_taxon_of, strip_string_prefix};
 use super::hops::{
     GetCompound, GetGene, GetTarget, GetTranscript, Hop, ResolveId, SearchCompounds, SearchGenes,
     SearchProteins, SearchTargets,
@@ -169,10 +169,7 @@ impl Mapper<'_> {
             b.add("ensembl_protein", &ensp, Some("igvf_get_entity"));
             format!("{taxon}.{ensp}")
         } else {
-            input
-                .trim_start_matches("STRING:")
-                .trim_start_matches("string:")
-                .to_owned()
+            strip_string_prefix(input).to_owned()
         };
         let taxon = id.split('.').next().unwrap_or("9606");
         let found = self

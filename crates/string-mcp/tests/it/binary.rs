@@ -25,10 +25,39 @@ async fn sigterm_stops_the_stdio_server() {
         .await;
 }
 
+/// SIGTERM while a call waits for STRING, which never answers: the call gets its answer,
+/// an error saying the server is shutting down, when the 10 s grace period ends, and the
+/// process then exits, though its client still holds stdin open.
+#[cfg(unix)]
+#[tokio::test]
+async fn sigterm_answers_the_call_in_flight_before_the_stdio_server_exits() {
+    let upstream = mock_upstream().await;
+    get("get_string_ids")
+        .respond_with(
+            fixture("get_string_ids__TP53.json").set_delay(std::time::Duration::from_secs(600)),
+        )
+        .expect(1)
+        .mount(&upstream)
+        .await;
+    let uri = upstream.uri();
+    let answered_after = lifesciences_core::testing::assert_sigterm_answers_the_call_in_flight(
+        env!("CARGO_BIN_EXE_string-mcp"),
+        &[("STRING_API_URL", uri.as_str())],
+        "string_search_proteins",
+        json!({"query": "TP53"}),
+        &upstream,
+    )
+    .await;
+    assert!(
+        answered_after < std::time::Duration::from_secs(12),
+        "{answered_after:?}"
+    );
+}
+
 /// The user's path through the binary (its real configuration: 1 request/s): search
 /// TP53, take its CURIE to the interactions, hand over an image link. Each answer says
-/// where it came from; STRING's release is asked once, after the first answer, within
-/// the same budget of one request per second.
+/// where it came from; STRING's release is asked once, in the background when STRING is
+/// idle, within the same budget of one request per second.
 #[tokio::test]
 async fn the_binary_walks_the_users_path_over_stdio() {
     let upstream = mock_upstream().await;
@@ -60,10 +89,14 @@ async fn the_binary_walks_the_users_path_over_stdio() {
     let id = page["items"][0]["id"].as_str().unwrap().to_owned();
     assert_eq!(id, TP53);
 
+    // The release is looked up once STRING is idle (its one request per second free),
+    // never ahead of a call's request: this answer, asked again from the cache, names it
+    // once known.
     let (network, provenance) = client
-        .call_ok_with_provenance(
+        .call_ok_once_released(
             "string_get_interactions",
             json!({"string_id": id, "required_score": 700, "limit": 3}),
+            "STRING",
         )
         .await;
     assert_eq!(network["total"], 3);
