@@ -4,23 +4,23 @@
 //!
 //! What UniProt says beyond the body is read here too: a search page's total
 //! (`X-Total-Results`) and next page (`Link: <…>; rel="next"`, a URL to follow as given,
-//! <https://www.uniprot.org/help/pagination>), a merged accession's `303 See Other`
-//! to its successor, a finished ID-mapping job's `303` to its results
-//! (<https://www.uniprot.org/help/id_mapping_prog>), and the release in
-//! `X-UniProt-Release`.
+//! <https://www.uniprot.org/help/pagination>), the `303 See Other` of a merged accession
+//! (to its successor, with its inactive record) and of an entry name (to its accession),
+//! a finished ID-mapping job's `303` to its results
+//! (<https://www.uniprot.org/help/id_mapping_prog>), and the release in every answer's
+//! `X-UniProt-Release` (read by core, with no request of its own).
 //!
-//! Core's HTTP client returns bodies only and follows redirects within the upstream. So
-//! today an entry follows a merged accession's redirect (and the swap is detected by
-//! comparing accessions), a batch of entries is one search request whose headers are not
-//! needed, and an ID-mapping job is submitted; the methods that need a response's
-//! headers, its `303` or an uncached poll return [`awaiting_core`] instead of an answer.
+//! **Invariant:** no redirect is followed blindly. The HTTP client hands each `303` to
+//! this module, which reads what it means, says it (a merged accession answers with its
+//! successor and the result says so), and follows it within UniProt with what was asked
+//! (`fields=`, which the `Location` drops).
 
 use std::time::Duration;
 
 use lifesciences_core::config::parse_number;
 use lifesciences_core::{
-    ApiError, ConfigError, ErrorBody, ErrorCode, HealthCheck, HttpClient, LifeSciencesClient,
-    Reply, Setting, Upstream, encode_path_segment,
+    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Meta, ReleaseCheck, Reply,
+    Setting, Upstream, encode_path_segment,
 };
 use url::Url;
 
@@ -42,6 +42,12 @@ pub(crate) use query::{Search, Section};
 /// services of this workspace (ChEMBL, EBI Search). The health check is the smallest
 /// search there is: one accession, one field.
 static UNIPROT: Upstream = Upstream {
+    // No endpoint names the release; every answer does.
+    release: Some(ReleaseCheck::Header("X-UniProt-Release")),
+    // A page's next page and total, also when the page comes from the cache.
+    keep_headers: &["Link", "X-Total-Results"],
+    // A 303 says something here (a merged accession, a finished job): read, not followed.
+    follow_redirects: false,
     about: "UniProt REST API",
     health: HealthCheck {
         path: "uniprotkb/search",
@@ -57,9 +63,6 @@ static UNIPROT: Upstream = Upstream {
         about: "seconds uniprot_map_ids waits for an ID-mapping job to finish (1–120) before answering that it is still running",
         query_param: None,
     }],
-    // Awaiting core: the release is in every answer's `X-UniProt-Release` header (no
-    // endpoint names it), `Link` and `X-Total-Results` must be kept with an answer (also
-    // from the cache), and a 3xx must reach this client instead of being followed.
     ..Upstream::new("UniProt", "UNIPROT", "https://rest.uniprot.org")
 };
 
@@ -69,30 +72,6 @@ const MAPPING_WAIT_DEFAULT: &str = "25";
 
 /// What UniProt sends in one search or results page at most (`size` above 500 is a 400).
 pub(crate) const MAX_PAGE: u32 = 500;
-
-/// The answer of a request this server cannot send yet: one that needs a response's
-/// headers (`Link`, `X-Total-Results`), its `303` and `Location`, or a poll that must not
-/// be served from the cache. An `UPSTREAM_ERROR` saying so, never a panic; the request it
-/// would have sent is logged.
-pub(crate) fn awaiting_core<T>(what: &str, request: &dyn std::fmt::Debug) -> Result<T, ApiError> {
-    tracing::debug!(
-        ?request,
-        "{what}: not sent, this build cannot read UniProt's headers"
-    );
-    Err(ApiError::Relayed(Box::new(ErrorBody {
-        code: ErrorCode::UpstreamError,
-        message: format!(
-            "{what} needs the status and headers of UniProt's answer, which this build of \
-             uniprot-mcp cannot read yet."
-        ),
-        recovery_hint: "Look proteins up by accession with uniprot_get_protein and \
-                        uniprot_get_features, which work in this build."
-            .to_owned(),
-        invalid_input: None,
-        retry_after_secs: None,
-        suggestions: Vec::new(),
-    })))
-}
 
 /// Why UniProt refused a request as asked (a 400), in its own words (`messages`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -244,14 +223,12 @@ pub(crate) struct Page<T> {
 }
 
 impl<T> Page<T> {
+    /// A page from its body and what UniProt said beside it.
+    fn of(body: T, meta: &Meta) -> Self {
+        Self::read(body, meta.header("Link"), meta.header("X-Total-Results"))
+    }
+
     /// A page from its body and the values of its `Link` and `X-Total-Results` headers.
-    #[cfg_attr(
-        not(test),
-        expect(
-            dead_code,
-            reason = "read by the page requests once core returns headers"
-        )
-    )]
     fn read(body: T, link: Option<&str>, total: Option<&str>) -> Self {
         Self {
             body,
@@ -332,13 +309,6 @@ pub(crate) enum JobState {
 impl JobState {
     /// A status answer read: its HTTP status, the `Location` of a `303`, its body.
     /// `results` is where a finished job's results are when no `Location` says it.
-    #[cfg_attr(
-        not(test),
-        expect(
-            dead_code,
-            reason = "read by the status poll once core returns statuses"
-        )
-    )]
     pub(crate) fn read(
         status: u16,
         location: Option<&str>,
@@ -399,9 +369,10 @@ impl UniprotClient {
     /// `GET /uniprotkb/{accession or entry name}?fields=…`: one entry (an isoform's
     /// canonical entry), active or inactive. UniProt answers 404 for an accession it
     /// never had, 400 for one it cannot read, 200 with an inactive record for a
-    /// demerged or deleted one, and 303 for an entry name (to its accession) and for a
-    /// merged accession (to its successor); core follows the 303 today, and a successor
-    /// other than the accession asked is read as a merge.
+    /// demerged or deleted one, `303` with its inactive record for a merged one (to
+    /// `/uniprotkb/<successor>?from=<asked>`) and `303` without a body for an entry name
+    /// (to its accession). A `303` is followed once, with the same `fields=`; an entry
+    /// other than the accession asked for is the merge, said as such.
     pub(crate) async fn entry(
         &self,
         protein: &ProteinRef,
@@ -411,9 +382,37 @@ impl UniprotClient {
         let fields = parts.fields();
         let answer = self
             .http
-            .get_json::<Entry>(&path, &[("fields", fields.as_str())])
+            .get_json_meta::<Option<Entry>>(&path, &[("fields", fields.as_str())])
             .await;
-        Ok(EntryReply::read(protein, read(answer, &[404], &[400])?))
+        let (body, meta) = match read(answer, &[404], &[400])? {
+            Reply::Found(found) => found,
+            Reply::Missing => return Ok(EntryReply::Missing),
+            Reply::Refused(refusal) => return Ok(EntryReply::Refused(refusal)),
+        };
+        if !meta.is_redirect() {
+            return match body {
+                Some(entry) => Ok(EntryReply::read(protein, Reply::Found(entry))),
+                None => Err(said_nothing("an entry")),
+            };
+        }
+        let inactive = body.as_ref().filter(|e| e.is_inactive()).map(Inactive::of);
+        let Some(location) = meta.location.as_deref() else {
+            return inactive
+                .map(EntryReply::Inactive)
+                .ok_or_else(|| said_nothing("where its redirect leads"));
+        };
+        let url = with_query(location, &[("fields", fields)])?;
+        let followed = self.http.get_json_at::<Option<Entry>>(url.as_str()).await;
+        Ok(match read(followed, &[404], &[400])? {
+            Reply::Found((Some(entry), then)) if !then.is_redirect() => {
+                EntryReply::read(protein, Reply::Found(entry))
+            }
+            // Redirected again, or the successor is gone: what the first answer said.
+            Reply::Found(_) | Reply::Missing => {
+                inactive.map_or(EntryReply::Missing, EntryReply::Inactive)
+            }
+            Reply::Refused(refusal) => EntryReply::Refused(refusal),
+        })
     }
 
     /// Several active entries in one request: `GET /uniprotkb/search?query=accession:A OR
@@ -465,10 +464,12 @@ impl UniprotClient {
         size: u32,
     ) -> Result<Reply<Page<SearchResults>, Refusal>, ApiError> {
         let params = Self::search_params(query, size);
-        // Awaiting core: `self.http.get_json_meta::<SearchResults>("uniprotkb/search",
-        // &params)`, then `Page::read(body, meta.header("Link"),
-        // meta.header("X-Total-Results"))`, read with `&[]` missing and `&[400]` refused.
-        awaiting_core("A search page", &params)
+        let params: Vec<(&str, &str)> = params.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let answer = self
+            .http
+            .get_json_meta::<SearchResults>("uniprotkb/search", &params)
+            .await;
+        Ok(read(answer, &[], &[400])?.map(|(body, meta)| Page::of(body, &meta)))
     }
 
     /// A later page of a search: the `Link` URL UniProt handed out, followed as given.
@@ -477,9 +478,8 @@ impl UniprotClient {
         next: &str,
     ) -> Result<Reply<Page<SearchResults>, Refusal>, ApiError> {
         let url = self.handed_out(next)?;
-        // Awaiting core: `self.http.get_json_at::<SearchResults>(&url)` with its meta, as
-        // in `search`.
-        awaiting_core("The next page of a search", &url)
+        let answer = self.http.get_json_at::<SearchResults>(url.as_str()).await;
+        Ok(read(answer, &[], &[400])?.map(|(body, meta)| Page::of(body, &meta)))
     }
 
     /// `POST /idmapping/run` with the form `from`, `to`, `ids` (comma-separated) and
@@ -514,7 +514,8 @@ impl UniprotClient {
 
     /// `GET /idmapping/status/{jobId}`, never from a cache and without following its
     /// redirect: `200 {"jobStatus": "RUNNING"}` while it runs, `303` to the results when
-    /// it is finished.
+    /// it is finished, `400` with `errors` when a limit is exceeded, and
+    /// `500 {"jobStatus": "ERROR"}` when the job failed.
     pub(crate) async fn job_status(
         &self,
         job: &MappingJob<'_>,
@@ -522,31 +523,47 @@ impl UniprotClient {
     ) -> Result<JobState, ApiError> {
         let path = format!("idmapping/status/{}", encode_path_segment(job_id)?);
         let results = self.results_url(job, job_id)?;
-        // Awaiting core: `self.http.get_json_meta::<JobStatus>(&path, &[])` uncached, with
-        // redirects not followed, then `JobState::read(meta.status,
-        // meta.location.as_ref().map(Url::as_str), &body, &results)`; a 400 with `errors`
-        // is read the same way.
-        awaiting_core("Polling an ID-mapping job", &(path, results))
+        let answer = self
+            .http
+            .poll_json_meta::<Option<JobStatus>>(&path, &[])
+            .await;
+        match read(answer, &[], &[400]) {
+            Ok(Reply::Found((body, meta))) => Ok(JobState::read(
+                meta.status,
+                meta.location.as_deref(),
+                &body.unwrap_or_default(),
+                &results,
+            )),
+            Ok(Reply::Refused(refusal)) => Ok(JobState::Refused(refusal)),
+            Ok(Reply::Missing) => Err(said_nothing("the job's status")),
+            // A failed job is a 500 whose body says so: the job's end, not an outage.
+            Err(e) => match e
+                .upstream_body()
+                .and_then(|b| serde_json::from_str::<JobStatus>(b).ok())
+                .and_then(|status| status.job_status)
+            {
+                Some(said) if e.upstream_status() == Some(500) => Ok(JobState::Failed { said }),
+                _ => Err(e),
+            },
+        }
     }
 
     /// The first page of a finished job's results, at the URL its status redirected to:
-    /// `size` rows, and for UniProtKB entries only the fields a row shows.
+    /// `size` rows, and for UniProtKB entries only the fields a row shows. A 404 is
+    /// results UniProt no longer keeps.
     pub(crate) async fn mapping_results(
         &self,
         job: &MappingJob<'_>,
         results: &str,
         size: u32,
     ) -> Result<Reply<Page<MappingResults>, Refusal>, ApiError> {
-        let mut url = self.handed_out(results)?;
-        url.query_pairs_mut()
-            .append_pair("size", &size.min(MAX_PAGE).to_string());
+        let mut params = vec![("size", size.min(MAX_PAGE).to_string())];
         if job.to_entries() {
-            url.query_pairs_mut()
-                .append_pair("fields", MAPPED_ENTRY_FIELDS);
+            params.push(("fields", MAPPED_ENTRY_FIELDS.to_owned()));
         }
-        // Awaiting core: `self.http.get_json_at::<MappingResults>(&url)` with its meta
-        // (`Link`, `X-Total-Results`); a 404 (results expired) is missing.
-        awaiting_core("Reading an ID-mapping job's results", &url)
+        let url = with_query(results, &params)?;
+        let answer = self.http.get_json_at::<MappingResults>(url.as_str()).await;
+        Ok(read(answer, &[404], &[400])?.map(|(body, meta)| Page::of(body, &meta)))
     }
 
     /// A later page of a job's results: the `Link` URL UniProt handed out.
@@ -555,8 +572,8 @@ impl UniprotClient {
         next: &str,
     ) -> Result<Reply<Page<MappingResults>, Refusal>, ApiError> {
         let url = self.handed_out(next)?;
-        // Awaiting core: as `mapping_results`.
-        awaiting_core("The next page of an ID-mapping job's results", &url)
+        let answer = self.http.get_json_at::<MappingResults>(url.as_str()).await;
+        Ok(read(answer, &[404], &[400])?.map(|(body, meta)| Page::of(body, &meta)))
     }
 
     /// A URL UniProt handed out (a `Link` or a `Location`, kept in a cursor), refused
@@ -581,11 +598,44 @@ impl UniprotClient {
     }
 }
 
+/// `url` with `params` set: each replaces a parameter of the same name, the others are
+/// kept as given (a `Location` keeps `from=` but drops `fields=`).
+fn with_query<V: AsRef<str>>(url: &str, params: &[(&str, V)]) -> Result<Url, ApiError> {
+    let mut parsed = Url::parse(url).map_err(|e| {
+        ApiError::upstream_said(
+            UNIPROT.name,
+            format!("UniProt pointed to {url:?}, which is not a URL ({e})."),
+            "Retry in a minute; report it if it persists.",
+        )
+    })?;
+    let kept: Vec<(String, String)> = parsed
+        .query_pairs()
+        .filter(|(k, _)| !params.iter().any(|(name, _)| k == name))
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    parsed
+        .query_pairs_mut()
+        .clear()
+        .extend_pairs(kept)
+        .extend_pairs(params.iter().map(|(k, v)| (*k, v.as_ref())));
+    Ok(parsed)
+}
+
+/// UniProt answered without the part this request is for (a success with no body, a
+/// redirect without `Location`).
+fn said_nothing(what: &str) -> ApiError {
+    ApiError::upstream_said(
+        UNIPROT.name,
+        format!("UniProt answered without {what}."),
+        "UniProt may be having trouble: retry in a minute.",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::models::tests::fixture;
-    use lifesciences_core::{Env, SourceConfig, UpstreamFailure};
+    use lifesciences_core::{Env, ErrorCode, SourceConfig, UpstreamFailure};
 
     fn config(pairs: &[(&str, &str)]) -> Result<SourceConfig, ConfigError> {
         Env::from_pairs(pairs).source_config(&UNIPROT)
@@ -851,14 +901,17 @@ mod tests {
     }
 
     #[test]
-    fn what_waits_for_core_is_an_upstream_error_not_a_panic() {
-        let e = awaiting_core::<()>("A search page", &"query").unwrap_err();
-        assert_eq!(e.code(), ErrorCode::UpstreamError);
-        assert!(
-            e.to_envelope()
-                .error
-                .message
-                .starts_with("A search page needs")
+    fn a_location_keeps_its_parameters_and_gets_what_was_asked() {
+        let merged = "https://rest.uniprot.org/uniprotkb/P23141?from=Q00015";
+        let url = with_query(merged, &[("fields", "accession,id")]).unwrap();
+        assert_eq!(
+            url.as_str(),
+            "https://rest.uniprot.org/uniprotkb/P23141?from=Q00015&fields=accession%2Cid"
         );
+        // A parameter already there is replaced, not repeated.
+        let again = with_query(url.as_str(), &[("fields", "accession")]).unwrap();
+        assert_eq!(again.query(), Some("from=Q00015&fields=accession"));
+        let e = with_query("not a url", &[("size", "1")]).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::UpstreamError);
     }
 }

@@ -418,10 +418,10 @@ pub(crate) struct InactiveReason {
 }
 
 /// A page of `/uniprotkb/search`: `{"results": [entry, …]}` (the total and the next page
-/// come in headers).
+/// come in headers). `results` is always sent: a body without it is not a page.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub(crate) struct SearchResults {
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(deserialize_with = "or_default")]
     pub results: Vec<Entry>,
 }
 
@@ -444,8 +444,8 @@ impl Answer for JobSubmitted {
 }
 
 /// `GET /idmapping/status/{jobId}`: `NEW` or `RUNNING` (200), `FINISHED` (303, with the
-/// results' location), `ERROR`; limits exceeded come as `errors`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// results' location, or no body), `ERROR`; limits exceeded come as `errors`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct JobStatus {
     pub job_status: Option<String>,
@@ -463,12 +463,13 @@ pub(crate) struct JobMessage {
     pub message: Option<String>,
 }
 
-/// A page of an ID-mapping job's results; `failedIds`, `suggestedIds`, `obsoleteCount`
-/// and `warnings` are sent only when they have something to say.
+/// A page of an ID-mapping job's results: `results` always (a body without it is not a
+/// page); `failedIds`, `suggestedIds`, `obsoleteCount` and `warnings` only when they have
+/// something to say.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct MappingResults {
-    #[serde(default, deserialize_with = "or_default")]
+    #[serde(deserialize_with = "or_default")]
     pub results: Vec<MappingRow>,
     #[serde(default, deserialize_with = "or_default")]
     pub failed_ids: Vec<String>,

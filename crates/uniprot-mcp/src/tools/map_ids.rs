@@ -239,23 +239,26 @@ impl UniprotServer {
                 JobState::Finished { results } => return Ok(results),
                 JobState::Refused(refusal) => return Err(refused(&refusal, job.ids)),
                 JobState::Failed { said } => {
-                    return Err(ApiError::from_failure(
+                    return Err(ApiError::upstream_said(
                         "UniProt",
-                        UpstreamFailure::Status {
-                            status: 500,
-                            body: format!("its ID-mapping job {job_id} ended with status {said}"),
-                            retry_after: None,
-                        },
-                        1,
+                        format!("UniProt's ID-mapping job {job_id} failed (status {said})."),
+                        "Check that the identifiers are of the 'from' database, then call \
+                         again: UniProt runs a failed job anew. If it fails again, map fewer \
+                         identifiers at a time.",
                     ));
                 }
             }
         }
         // The job goes on: the same request is the same job, so a later call finds it.
-        Err(ApiError::from_failure(
+        Err(ApiError::upstream_said(
             "UniProt",
-            UpstreamFailure::Timeout { after: waited },
-            1,
+            format!(
+                "UniProt's ID-mapping job {job_id} was still running after {:.0} s.",
+                waited.as_secs_f64()
+            ),
+            "Call uniprot_map_ids again with the same arguments in a minute: UniProt goes on \
+             with the job, and the same request finds it (at once when it has finished). \
+             Fewer identifiers finish sooner.",
         ))
     }
 
