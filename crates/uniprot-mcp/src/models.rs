@@ -455,7 +455,12 @@ pub(crate) struct JobStatus {
     pub errors: Vec<JobMessage>,
 }
 
-impl Answer for JobStatus {}
+impl Answer for JobStatus {
+    fn unusable(&self) -> Option<String> {
+        (self.job_status.is_none() && self.errors.is_empty())
+            .then(|| "a job status with neither jobStatus nor errors".to_owned())
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub(crate) struct JobMessage {

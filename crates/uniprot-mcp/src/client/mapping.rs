@@ -1,7 +1,9 @@
 //! The databases `uniprot_map_ids` maps between, and UniProt's names of them as
 //! `GET /configure/idmapping/fields` lists them (recorded, 2026; the rules: from
-//! `UniProtKB_AC-ID` to any database, from any other database to `UniProtKB` or
-//! `UniProtKB-Swiss-Prot` only, and `taxId` with `Gene_Name` only).
+//! `UniProtKB_AC-ID` to any database, UniProtKB itself included (recorded: `P99999,P12345`
+//! to `UniProtKB`, `tests/fixtures/idmapping_run__P99999_P12345.json`), from any other
+//! database to `UniProtKB` or `UniProtKB-Swiss-Prot` only, and `taxId` with `Gene_Name`
+//! only).
 
 use lifesciences_core::ApiError;
 use lifesciences_core::schemars::{self, JsonSchema};
@@ -104,7 +106,8 @@ impl Database {
 }
 
 /// The pair `from` → `to` checked against UniProt's rules, before any request: one side
-/// is UniProtKB, `uniprot_reviewed` only as `to`, and an organism only for gene names.
+/// is UniProtKB (both may be: accessions to their current entries, or to the reviewed
+/// ones), `uniprot_reviewed` only as `to`, and an organism only for gene names.
 pub(crate) fn check_pair(from: Database, to: Database, has_organism: bool) -> Result<(), ApiError> {
     let pair = format!("{} → {}", from.name(), to.name());
     if from == Database::UniprotReviewed {
@@ -114,22 +117,15 @@ pub(crate) fn check_pair(from: Database, to: Database, has_organism: bool) -> Re
             pair,
         ));
     }
-    if from.is_uniprot() == to.is_uniprot() {
-        let hint = if from.is_uniprot() {
-            "Name the other database in 'to', e.g. \"to\": \"ensembl\"; uniprot_get_protein \
-             reads entries themselves."
-                .to_owned()
-        } else {
+    if !from.is_uniprot() && !to.is_uniprot() {
+        return Err(ApiError::invalid_input(
+            format!("UniProt cannot map {pair}: one side must be UniProtKB."),
             format!(
                 "UniProt maps between UniProtKB and other databases: map {} → uniprot, then \
                  uniprot → {} in a second call.",
                 from.name(),
                 to.name()
-            )
-        };
-        return Err(ApiError::invalid_input(
-            format!("UniProt cannot map {pair}: one side must be UniProtKB."),
-            hint,
+            ),
             pair,
         ));
     }
@@ -194,8 +190,10 @@ mod tests {
         assert!(check_pair(Database::Uniprot, Database::Ensembl, false).is_ok());
         assert!(check_pair(Database::Ensembl, Database::UniprotReviewed, false).is_ok());
         assert!(check_pair(Database::GeneName, Database::Uniprot, true).is_ok());
+        // Accessions to their current entries, or to the reviewed ones.
+        assert!(check_pair(Database::Uniprot, Database::Uniprot, false).is_ok());
+        assert!(check_pair(Database::Uniprot, Database::UniprotReviewed, false).is_ok());
         for (from, to, organism) in [
-            (Database::Uniprot, Database::Uniprot, false),
             (Database::Ensembl, Database::Pdb, false),
             (Database::UniprotReviewed, Database::Pdb, false),
             (Database::Ensembl, Database::Uniprot, true),
