@@ -42,12 +42,6 @@ pub(crate) use query::{Search, Section};
 /// services of this workspace (ChEMBL, EBI Search). The health check is the smallest
 /// search there is: one accession, one field.
 static UNIPROT: Upstream = Upstream {
-    // No endpoint names the release; every answer does.
-    release: Some(ReleaseCheck::Header("X-UniProt-Release")),
-    // A page's next page and total, also when the page comes from the cache.
-    keep_headers: &["Link", "X-Total-Results"],
-    // A 303 says something here (a merged accession, a finished job): read, not followed.
-    follow_redirects: false,
     about: "UniProt REST API",
     health: HealthCheck {
         path: "uniprotkb/search",
@@ -57,6 +51,12 @@ static UNIPROT: Upstream = Upstream {
             ("size", "1"),
         ],
     },
+    // No endpoint names the release; every answer does.
+    release: Some(ReleaseCheck::Header("X-UniProt-Release")),
+    // A page's next page and total, also when the page comes from the cache.
+    keep_headers: &["Link", "X-Total-Results"],
+    // A 303 says something here (a merged accession, a finished job): read, not followed.
+    follow_redirects: false,
     settings: &[Setting {
         var: MAPPING_WAIT_VAR,
         default: MAPPING_WAIT_DEFAULT,
