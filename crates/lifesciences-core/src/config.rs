@@ -449,8 +449,9 @@ pub struct Upstream {
     /// answer, also when it is served from the cache or the store; others are dropped.
     pub keep_headers: &'static [&'static str],
     /// Whether redirects are followed (within the upstream, see `http/build.rs`). When
-    /// not, a redirect is an answer of its own: its status and `Location` reach the
-    /// source's client, which says what it means (a merged record, a finished job).
+    /// not, a redirect within the upstream is an answer of its own: its status and
+    /// `Location` reach the source's client, which says what it means (a merged record, a
+    /// finished job); one out of the upstream is refused as a followed one would be.
     pub follow_redirects: bool,
     /// Variables of its own beyond the common ones.
     pub settings: &'static [Setting],

@@ -407,13 +407,7 @@ impl HttpClient {
                 "the upstream handed out a URL that is not one ({url:?}): {e}"
             ))
         })?;
-        let base = &self.inner.config.base_url;
-        let path = base.path().trim_end_matches('/');
-        let same_origin = parsed.scheme() == base.scheme()
-            && parsed.host_str() == base.host_str()
-            && parsed.port_or_known_default() == base.port_or_known_default();
-        let under = parsed.path() == path || parsed.path().starts_with(&format!("{path}/"));
-        if same_origin && under {
+        if under(&self.inner.config.base_url, &parsed) {
             Ok(parsed)
         } else {
             Err(self.failure(format!(
@@ -439,6 +433,12 @@ impl HttpClient {
         } else {
             &fetched.body
         };
+        // `null` is absent only for a redirect (an `Option` answer); a success saying
+        // `null` says nothing the upstream documents, and is not kept.
+        if !meta.is_redirect() && body.trim_ascii() == b"null" {
+            let detail = "null where the upstream documents a value".to_owned();
+            return Err(self.unreadable(&key, &url, ".".to_owned(), detail).await);
+        }
         let mut de = serde_json::Deserializer::from_slice(body);
         // `end` refuses trailing bytes after the value: a corrupted body is not accepted.
         let decoded = serde_path_to_error::deserialize::<_, T>(&mut de)
@@ -720,6 +720,16 @@ impl HttpClient {
         if status.is_success() || redirect {
             let meta = (redirect || !upstream.keep_headers.is_empty())
                 .then(|| meta_of(&response, upstream.keep_headers));
+            // A redirect out of the upstream is never an answer (nor kept), as the
+            // redirect policy of a source that follows them refuses it.
+            if let Some(to) = meta.as_ref().and_then(|m| m.location.as_deref())
+                && redirect
+                && !Url::parse(to).is_ok_and(|to| under(&config.base_url, &to))
+            {
+                return Err(UpstreamFailure::Redirect {
+                    detail: format!("refused redirect to {to}"),
+                });
+            }
             let release = match upstream.release {
                 Some(ReleaseCheck::Header(name)) => response
                     .headers()
@@ -826,6 +836,16 @@ pub fn encode_path_segment(segment: &str) -> Result<String, ApiError> {
         }
     }
     Ok(out)
+}
+
+/// Whether `url` lies under `base`: the same scheme, host and port, and the base path as
+/// a prefix.
+fn under(base: &Url, url: &Url) -> bool {
+    let path = base.path().trim_end_matches('/');
+    url.scheme() == base.scheme()
+        && url.host_str() == base.host_str()
+        && url.port_or_known_default() == base.port_or_known_default()
+        && (url.path() == path || url.path().starts_with(&format!("{path}/")))
 }
 
 /// The status, redirect target and kept headers of `response` (see [`Meta`]).

@@ -378,6 +378,66 @@ async fn a_redirect_is_an_answer_of_its_own_for_a_source_that_does_not_follow_th
     );
 }
 
+/// For a source that reads redirects itself, a redirect out of the upstream and a success
+/// saying `null` are failures, never answers: neither is kept, so the next call asks again.
+#[tokio::test]
+async fn a_redirect_elsewhere_and_a_null_success_are_not_answers_and_not_kept() {
+    static NOT_FOLLOWING: Upstream = Upstream {
+        follow_redirects: false,
+        ..Upstream::new("Redirecting", "REDIRECTING", "http://127.0.0.1:9")
+    };
+    let upstream = crate::testing::mock_upstream().await;
+    mount(
+        &upstream,
+        "/moved",
+        wiremock::ResponseTemplate::new(301)
+            .insert_header("Location", "http://elsewhere.invalid/x"),
+    )
+    .await;
+    mount(
+        &upstream,
+        "/nothing",
+        wiremock::ResponseTemplate::new(200).set_body_raw(" null ", "application/json"),
+    )
+    .await;
+    let config = crate::testing::quick(
+        SourceConfig::new(&NOT_FOLLOWING)
+            .unwrap()
+            .from_env_with(|var| (var == "REDIRECTING_API_URL").then(|| upstream.uri()))
+            .unwrap(),
+    );
+    let client = HttpClient::new(config);
+    for _ in 0..2 {
+        let moved = client
+            .get_json_meta::<Option<serde_json::Value>>("moved", &[])
+            .await
+            .unwrap_err();
+        let message = moved.to_envelope().error.message;
+        assert!(
+            message.contains("refused redirect to http://elsewhere.invalid/x"),
+            "{message}"
+        );
+        let null = client
+            .get_json_meta::<Option<serde_json::Value>>("nothing", &[])
+            .await
+            .unwrap_err();
+        assert!(matches!(
+            null,
+            ApiError::Upstream {
+                failure: UpstreamFailure::Decode { .. },
+                ..
+            }
+        ));
+    }
+    let requests = upstream.received_requests().await.unwrap();
+    assert_eq!(
+        seen(&requests, "/moved"),
+        2,
+        "a refused redirect is not kept"
+    );
+    assert_eq!(seen(&requests, "/nothing"), 2, "a null success is not kept");
+}
+
 #[tokio::test]
 async fn a_post_is_named_with_its_body_and_a_failed_request_is_not_named() {
     let upstream = crate::testing::mock_upstream().await;
