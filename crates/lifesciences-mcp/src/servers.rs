@@ -71,6 +71,7 @@ servers! {
     Ensembl ensembl: ensembl_mcp::EnsemblServer, "`ensembl_*`: Ensembl genes, transcripts, variants.";
     Chembl chembl: chembl_mcp::ChemblServer, "`chembl_*`: ChEMBL compounds, targets, activities.";
     Igvf igvf: igvf_mcp::IgvfServer, "`igvf_*`: the IGVF Catalog knowledge graph.";
+    Uniprot uniprot: uniprot_mcp::UniprotServer, "`uniprot_*`: UniProt proteins: function, features, ID mapping.";
 }
 
 fn project<S: Send + Sync + 'static>(
