@@ -21,6 +21,7 @@
 use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
+use std::str::FromStr as _;
 use std::time::Duration;
 
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
@@ -703,15 +704,35 @@ fn eprint_line(message: &str) {
 /// Logs to stderr, filtered by `RUST_LOG` as `env` reads it (unset, blank, a placeholder
 /// or not a filter: `default_filter`).
 pub fn init_tracing(env: &Env, default_filter: &str) {
-    let filter = env
-        .var("RUST_LOG")
-        .and_then(|directives| tracing_subscriber::EnvFilter::try_new(directives).ok())
-        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new(default_filter));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+    let directives = env.var("RUST_LOG");
+    let fmt = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .try_init();
+        .with_ansi(false);
+    let registry = tracing_subscriber::registry().with(fmt);
+    // Plain `target=level` directives need no regular expressions: a server that is not
+    // asked for span or field filters never builds tracing's (a few hundred KB of code
+    // and heap that would otherwise stay resident for its whole life).
+    let plain = |d: &str| tracing_subscriber::filter::Targets::from_str(d).ok();
+    let _ = match directives.as_deref() {
+        Some(d) if d.contains(['[', '{', '/']) => match tracing_subscriber::EnvFilter::try_new(d) {
+            Ok(filter) => registry.with(filter).try_init(),
+            Err(_) => registry
+                .with(plain(default_filter).unwrap_or_default())
+                .try_init(),
+        },
+        Some(d) => registry
+            .with(
+                plain(d)
+                    .or_else(|| plain(default_filter))
+                    .unwrap_or_default(),
+            )
+            .try_init(),
+        None => registry
+            .with(plain(default_filter).unwrap_or_default())
+            .try_init(),
+    };
 }
 
 #[cfg(test)]

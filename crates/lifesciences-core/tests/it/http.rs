@@ -5,6 +5,7 @@
 
 mod bodies;
 mod cache;
+mod fairness;
 mod pacing;
 mod redirects;
 mod requests;
