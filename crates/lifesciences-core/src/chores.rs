@@ -25,7 +25,7 @@ pub(crate) fn spawn(chore: impl std::future::Future<Output = ()> + Send + 'stati
     chores.push(handle);
 }
 
-/// Wait at most `bound` for the background work started so far (see [`spawn`]);
+/// Wait at most `bound` for the background work started so far (see `spawn`);
 /// what is still running then is left to end with the process. Returns how many were
 /// still running at the bound.
 pub async fn settle(bound: Duration) -> usize {
@@ -52,7 +52,7 @@ pub async fn settle(bound: Duration) -> usize {
 /// asking for.
 static ONE_SHOT: AtomicBool = AtomicBool::new(false);
 
-/// Say that this process answers one call and ends (see [`ONE_SHOT`]).
+/// Say that this process answers one call and ends (what `ONE_SHOT` is for).
 pub fn one_shot() {
     ONE_SHOT.store(true, Ordering::Relaxed);
 }
