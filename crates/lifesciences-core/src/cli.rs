@@ -892,7 +892,10 @@ mod tests {
     fn the_public_url_s_host_is_one_the_server_answers_to() {
         for (public, host) in [
             ("https://mcp.example.org/mcp", "mcp.example.org"),
-            ("https://mcp.example.org:8443/lab/mcp", "mcp.example.org:8443"),
+            (
+                "https://mcp.example.org:8443/lab/mcp",
+                "mcp.example.org:8443",
+            ),
         ] {
             let env = Env::from_pairs(&[
                 (serve::auth::ISSUER_VAR, "https://id.example.org/realms/lab"),
