@@ -619,7 +619,14 @@ pub(super) async fn authenticate(
             ),
         };
     }
+    // A browser's CORS preflight carries no credential by design; it reaches nothing
+    // that answers on anyone's behalf.
+    let preflight = request.method() == Method::OPTIONS;
     let caller = match auth {
+        _ if preflight => Caller {
+            principal: Principal::anonymous(),
+            owner: Owner::anonymous(),
+        },
         None => Caller {
             principal: Principal::anonymous(),
             owner: Owner::anonymous(),
@@ -635,9 +642,7 @@ pub(super) async fn authenticate(
                 if let Err(wait) = auth.rate.take_unauthenticated() {
                     return auth.too_many(wait, None);
                 }
-                if refusal != Refusal::Missing || request.method() != Method::OPTIONS {
-                    log_refusal(&refusal, request.headers());
-                }
+                log_refusal(&refusal, request.headers());
                 return auth.refuse(&refusal);
             }
         },

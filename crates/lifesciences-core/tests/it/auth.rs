@@ -270,6 +270,19 @@ async fn without_a_token_the_challenge_points_to_the_metadata_served_at_both_url
             Some("mcp-protocol-version")
         );
     }
+    // A browser's preflight of /mcp carries no credential, and is not refused for it.
+    let preflight = send(
+        addr,
+        "OPTIONS",
+        "/mcp",
+        &[
+            ("Origin", "http://localhost:5173"),
+            ("Access-Control-Request-Method", "POST"),
+        ],
+        "",
+    )
+    .await;
+    assert_ne!(preflight.status, 401, "{preflight:?}");
     // Nothing was asked of the issuer: no token came.
     assert_eq!(issuer.metadata_requests() + issuer.jwks_requests(), 0);
 
@@ -322,6 +335,41 @@ async fn the_issuers_token_lets_its_subject_in_and_the_call_runs_on_its_behalf()
     }
     // The issuer was asked once for its metadata and once for its keys.
     assert_eq!((issuer.metadata_requests(), issuer.jwks_requests()), (1, 1));
+    running.shutdown(Duration::from_secs(1)).await;
+}
+
+#[tokio::test]
+async fn a_stateless_call_runs_on_behalf_of_its_principal_too() {
+    let issuer = TestIssuer::start().await;
+    let upstream = items().await;
+    let running = serving_with(&issuer.env(), &upstream.uri(), |auth, options| {
+        options.stateless = true;
+        auth
+    })
+    .await;
+    let capture = LogCapture::start();
+    let token = issuer.token().claim("sub", "grace").sign();
+    let called = send(
+        running.local_addr,
+        "POST",
+        "/mcp",
+        &[
+            ("Authorization", &bearer(&token)),
+            ("Mcp-Protocol-Version", "2025-11-25"),
+        ],
+        CALL_42,
+    )
+    .await;
+    assert_eq!(called.status, 200, "{called:?}");
+    assert_eq!(
+        called.message()["result"]["structuredContent"]["id"],
+        "ITEM:42"
+    );
+    let logs = capture.contents();
+    assert!(
+        logs.contains("tool=items_get_item principal=grace"),
+        "{logs}"
+    );
     running.shutdown(Duration::from_secs(1)).await;
 }
 

@@ -305,7 +305,12 @@ impl Rules {
         let subject = claims
             .sub
             .clone()
-            .filter(|s| !s.trim().is_empty() && s.len() <= MAX_SUBJECT_BYTES)
+            // It is a principal's name in logs: no line breaks or other controls.
+            .filter(|s| {
+                !s.trim().is_empty()
+                    && s.len() <= MAX_SUBJECT_BYTES
+                    && !s.chars().any(char::is_control)
+            })
             .ok_or(Invalid::Subject)?;
         let granted: Vec<&str> = claims
             .scope
@@ -545,6 +550,10 @@ mod tests {
         );
         assert_eq!(refused(serde_json::json!({"sub": null})), Invalid::Subject);
         assert_eq!(refused(serde_json::json!({"sub": "  "})), Invalid::Subject);
+        assert_eq!(
+            refused(serde_json::json!({"sub": "ada\nINFO forged line"})),
+            Invalid::Subject
+        );
     }
 
     #[test]
