@@ -173,6 +173,13 @@ impl Auth {
             .transpose()?
             .map(Arc::new);
         if oidc.is_none() && tokens.is_none() {
+            if env.var(RATE_VAR).is_some() {
+                return Err(ConfigError::Needs {
+                    set: RATE_VAR.to_owned(),
+                    missing: format!("{TOKENS_FILE_VAR} or {ISSUER_VAR}"),
+                    why: "it is the rate of each authenticated principal".to_owned(),
+                });
+            }
             return Ok(None);
         }
         let per_second = env
@@ -745,6 +752,7 @@ mod tests {
         );
         assert!(from(&[(PUBLIC_URL_VAR, "https://mcp.example.org/mcp")]).is_err());
         assert!(from(&[(SCOPES_VAR, "mcp")]).is_err());
+        assert!(from(&[(RATE_VAR, "5")]).is_err());
         assert_eq!(
             from(&[
                 (ISSUER_VAR, "https://id.example.org/realms/lab"),
