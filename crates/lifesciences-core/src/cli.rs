@@ -4,6 +4,8 @@
 //! <bin>                              serve MCP over stdio (what MCP clients launch)
 //! <bin> serve [--http ADDR]          stdio, or Streamable HTTP at http://ADDR/mcp (+ GET /health)
 //!       [--stateless]                HTTP without sessions, for replicas behind a load balancer
+//!       [--auth-issuer URL --public-url URL] [--auth-tokens-file FILE]
+//!                                    HTTP: who may call (an issuer's access tokens, static tokens)
 //! <bin> tools [--json]               list the tools
 //! <bin> call TOOL [JSON | k=v ...]   call one tool once, print its result as JSON
 //! <bin> check                        probe every upstream the server uses
@@ -86,6 +88,18 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 1000, requires = "http",
               value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         max_sessions: u64,
+        /// Accept the access tokens of this OAuth/OpenID Connect issuer, exactly as its
+        /// tokens name it in `iss` (or LIFESCIENCES_AUTH_ISSUER); needs --public-url.
+        #[arg(long, value_name = "URL", requires_all = ["http", "public_url"])]
+        auth_issuer: Option<String>,
+        /// The URL clients reach this server's MCP endpoint at, which the issuer's tokens
+        /// must name as their audience (or LIFESCIENCES_PUBLIC_URL).
+        #[arg(long, value_name = "URL", requires = "http")]
+        public_url: Option<String>,
+        /// Accept the static tokens this file lists by their SHA-256 (or
+        /// LIFESCIENCES_AUTH_TOKENS_FILE); re-read when it changes.
+        #[arg(long, value_name = "FILE", requires = "http")]
+        auth_tokens_file: Option<String>,
     },
     /// List the tools (name, title, one line); --json prints the full definitions.
     Tools {
@@ -292,7 +306,7 @@ fn warn_placeholders<S: McpServer>(env: &Env) {
 }
 
 async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send)) -> ExitCode {
-    let env = match cli.toolsets.clone() {
+    let mut env = match cli.toolsets.clone() {
         Some(_) if S::TOOLSETS.is_empty() => {
             eprint_line(&format!("{}: this server has no toolsets", S::NAME));
             return ExitCode::from(EXIT_USAGE);
@@ -300,6 +314,24 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
         Some(list) => env.with_var(TOOLSETS_VAR, list),
         None => env,
     };
+    // The authentication options stand for their variables, read where every variable is.
+    if let Some(Command::Serve {
+        auth_issuer,
+        public_url,
+        auth_tokens_file,
+        ..
+    }) = &cli.command
+    {
+        for (var, value) in [
+            (serve::auth::ISSUER_VAR, auth_issuer),
+            (serve::auth::PUBLIC_URL_VAR, public_url),
+            (serve::auth::TOKENS_FILE_VAR, auth_tokens_file),
+        ] {
+            if let Some(value) = value {
+                env = env.with_var(var, value.clone());
+            }
+        }
+    }
     let built = S::from_env(&env);
     warn_placeholders::<S>(&env);
     let server = match built {
@@ -322,6 +354,7 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
             session_idle_secs,
             session_hibernate_secs,
             max_sessions,
+            ..
         }) => {
             let mut options = HttpOptions::new(addr);
             options.extra_allowed_hosts = allow_host;
@@ -362,9 +395,28 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
 }
 
 /// What the environment adds to the HTTP options: `LIFESCIENCES_ALLOW_HOSTS` (more hosts
-/// besides `--allow-host`'s) and `LIFESCIENCES_STATELESS` (`1` or `0`, or true/false,
-/// yes/no, on/off). For a container, which is configured without a command line.
+/// besides `--allow-host`'s), `LIFESCIENCES_STATELESS` (`1` or `0`, or true/false,
+/// yes/no, on/off), and the authentication (`LIFESCIENCES_AUTH_*`,
+/// `LIFESCIENCES_PUBLIC_URL`). For a container, which is configured without a command
+/// line.
 fn http_from_env(env: &Env, options: &mut HttpOptions) -> Result<(), String> {
+    options.auth = serve::auth::Auth::from_env(env)
+        .map_err(|e| e.to_string())?
+        .map(std::sync::Arc::new);
+    // The host clients reach the server at is one it answers to.
+    if let Some(public) = env
+        .var(serve::auth::PUBLIC_URL_VAR)
+        .and_then(|raw| url::Url::parse(raw.trim()).ok())
+        && let Some(host) = public.host_str()
+    {
+        let host = match public.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host.to_owned(),
+        };
+        if !options.extra_allowed_hosts.contains(&host) {
+            options.extra_allowed_hosts.push(host);
+        }
+    }
     if let Some(hosts) = env.var(serve::ALLOW_HOSTS_VAR) {
         for host in hosts.split(',').map(str::trim).filter(|h| !h.is_empty()) {
             if !options.extra_allowed_hosts.iter().any(|h| h == host) {
@@ -843,8 +895,37 @@ mod tests {
         );
         // Listed by --help and the docs, and never warned about as unknown.
         let known = config::variables(&[]);
-        for name in [serve::ALLOW_HOSTS_VAR, serve::STATELESS_VAR] {
+        for name in [
+            serve::ALLOW_HOSTS_VAR,
+            serve::STATELESS_VAR,
+            serve::auth::ISSUER_VAR,
+            serve::auth::PUBLIC_URL_VAR,
+            serve::auth::SCOPES_VAR,
+            serve::auth::ACCEPT_TYP_JWT_VAR,
+            serve::auth::TOKENS_FILE_VAR,
+            serve::auth::RATE_VAR,
+        ] {
             assert!(known.iter().any(|v| v.name == name), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_public_url_s_host_is_one_the_server_answers_to() {
+        for (public, host) in [
+            ("https://mcp.example.org/mcp", "mcp.example.org"),
+            (
+                "https://mcp.example.org:8443/lab/mcp",
+                "mcp.example.org:8443",
+            ),
+        ] {
+            let env = Env::from_pairs(&[
+                (serve::auth::ISSUER_VAR, "https://id.example.org/realms/lab"),
+                (serve::auth::PUBLIC_URL_VAR, public),
+            ]);
+            let mut options = HttpOptions::new("0.0.0.0:8000");
+            http_from_env(&env, &mut options).unwrap();
+            assert!(options.auth.is_some());
+            assert_eq!(options.extra_allowed_hosts, [host]);
         }
     }
 

@@ -94,6 +94,26 @@ pub enum ConfigError {
         /// What is wrong with it, and what to do.
         problem: String,
     },
+    /// A file a variable names cannot be used (the static tokens file).
+    #[error("{var}={file:?}: {problem}")]
+    File {
+        /// The variable that names it.
+        var: String,
+        /// The file, as given.
+        file: String,
+        /// What is wrong with it, and what to do.
+        problem: String,
+    },
+    /// A variable set without another it needs.
+    #[error("{set} is set but {missing} is not: {why}")]
+    Needs {
+        /// The variable set.
+        set: String,
+        /// The one it needs.
+        missing: String,
+        /// Why they go together.
+        why: String,
+    },
 }
 
 /// Read an on/off variable: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` (any

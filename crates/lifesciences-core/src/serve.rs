@@ -28,6 +28,7 @@ use tokio_util::sync::CancellationToken;
 use crate::server::{Counter, InFlight, McpServer, Served};
 use crate::store::Shared;
 
+pub mod auth;
 mod guard;
 mod health;
 pub mod lines;
@@ -151,6 +152,9 @@ pub struct HttpOptions {
     /// The store the server's sources share, whose state `/health` reports; `None`: no
     /// `store` in `/health`.
     pub store: Option<Arc<Shared>>,
+    /// Who may call, and how fast ([`auth::Auth::from_env`]); `None`: every request is
+    /// anonymous, as behind a proxy that authenticates.
+    pub auth: Option<Arc<auth::Auth>>,
 }
 
 /// Default [`HttpOptions::session_idle`]: 30 minutes.
@@ -174,6 +178,7 @@ impl HttpOptions {
             session_hibernate: DEFAULT_SESSION_HIBERNATE,
             max_sessions: DEFAULT_MAX_SESSIONS,
             store: None,
+            auth: None,
         }
     }
 }
@@ -325,6 +330,18 @@ pub async fn start_http<S: McpServer>(
         let guard = Arc::clone(&guard);
         async move { guard::guard_requests(&guard, request, next).await }
     });
+    let metadata = match &options.auth {
+        Some(auth) => {
+            auth.watch(sessions.child_token());
+            auth.metadata_routes(S::NAME)
+        }
+        None => axum::Router::new(),
+    };
+    let auth = options.auth.clone();
+    let authenticate = axum::middleware::from_fn(move |request: Request, next: Next| {
+        let auth = auth.clone();
+        async move { auth::authenticate(auth.as_deref(), request, next).await }
+    });
     let store = options.store.clone();
     let app = axum::Router::new()
         .route(
@@ -346,9 +363,13 @@ pub async fn start_http<S: McpServer>(
                 }
             }),
         )
+        .merge(metadata)
         .nest_service(
             "/mcp",
-            axum::Router::new().fallback_service(service).layer(guard),
+            axum::Router::new()
+                .fallback_service(service)
+                .layer(guard)
+                .layer(authenticate),
         );
     let listener = tokio::net::TcpListener::bind(options.addr.as_str())
         .await
@@ -365,6 +386,7 @@ pub async fn start_http<S: McpServer>(
     tracing::info!(
         server = S::NAME,
         stateless = options.stateless,
+        authentication = options.auth.as_ref().map_or("none", |a| a.mechanisms()),
         "Streamable HTTP on http://{local_addr}/mcp"
     );
     let stop = accepting.clone();

@@ -27,6 +27,7 @@ use crate::client::Env;
 use crate::config::{ConfigError, Upstream};
 use crate::error::ApiError;
 use crate::notify::{self, Level, SessionLevel};
+use crate::principal::{self, Principal};
 use crate::provenance::{self, Provenance};
 use crate::{records, schema};
 
@@ -478,13 +479,24 @@ impl<S: McpServer> ServerHandler for Served<S> {
         if self.in_flight.stopping() {
             return shutting_down();
         }
+        let principal = caller(&context);
+        tracing::debug!(
+            tool = %request.name,
+            principal = %principal.name,
+            weight = principal.weight,
+            token = %principal.token_hash_prefix,
+            "tool call"
+        );
         // A call that ends as the shutdown's grace period runs out keeps its own answer:
         // the answer comes first, and the handler returns once.
-        tokio::select! {
-            biased;
-            answer = self.answer(request, context) => answer,
-            () = self.in_flight.cut() => shutting_down(),
-        }
+        principal::scope(principal, async {
+            tokio::select! {
+                biased;
+                answer = self.answer(request, context) => answer,
+                () = self.in_flight.cut() => shutting_down(),
+            }
+        })
+        .await
     }
 
     #[expect(
@@ -599,6 +611,18 @@ impl<S: McpServer> ServerHandler for Served<S> {
             }
         }
     }
+}
+
+/// Whom a request is for: the principal the HTTP transport's authentication put in the
+/// request's extensions (rmcp hands each request its HTTP request's parts), or
+/// [`Principal::anonymous`] (stdio, or HTTP without authentication).
+fn caller(context: &RequestContext<RoleServer>) -> Principal {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Principal>())
+        .cloned()
+        .unwrap_or_else(Principal::anonymous)
 }
 
 /// Tell the client (at `info`) which lists of a result were cut, from the result itself:

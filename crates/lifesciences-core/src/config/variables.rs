@@ -56,6 +56,36 @@ pub const GLOBAL_VARIABLES: &[(&str, &str, &str)] = &[
         "HTTP mode: `1` serves every request on its own, without sessions, so any replica behind a load balancer can answer it (as `--stateless`)",
     ),
     (
+        "LIFESCIENCES_AUTH_TOKENS_FILE",
+        "unset",
+        "HTTP mode: a file of named principals, one a line, `<name> sha256:<SHA-256 of the token> [weight=N]`; a request must carry one of the tokens as `Authorization: Bearer <token>`; re-read when it changes (as `--auth-tokens-file`)",
+    ),
+    (
+        "LIFESCIENCES_AUTH_ISSUER",
+        "unset",
+        "HTTP mode: accept the access tokens of this OAuth 2.1 / OpenID Connect issuer, exactly as its tokens say in `iss` (e.g. `https://id.example.org/realms/lab`); needs `LIFESCIENCES_PUBLIC_URL` (as `--auth-issuer`)",
+    ),
+    (
+        "LIFESCIENCES_PUBLIC_URL",
+        "unset",
+        "HTTP mode: the URL clients reach the MCP endpoint at (`https://mcp.example.org/mcp`), the audience the issuer's tokens must name; its host is accepted as a `Host` (as `--public-url`)",
+    ),
+    (
+        "LIFESCIENCES_AUTH_SCOPES",
+        "unset",
+        "HTTP mode: scopes every access token of the issuer must carry, space- or comma-separated; a token without them is refused with 403",
+    ),
+    (
+        "LIFESCIENCES_AUTH_ACCEPT_TYP_JWT",
+        "unset",
+        "HTTP mode: `1` also accepts access tokens whose header says `typ: JWT` or nothing (Keycloak, Entra ID), not only `at+jwt` (RFC 9068)",
+    ),
+    (
+        "LIFESCIENCES_AUTH_RATE_LIMIT",
+        "20",
+        "HTTP mode with authentication: requests per second each principal may send (0.1–10000), in bursts of 5 s worth; beyond it 429 with `Retry-After`",
+    ),
+    (
         "<SOURCE>_RATE_LIMIT",
         "per source, below",
         "requests per second (0.01–10000), e.g. `ENSEMBL_RATE_LIMIT=5`",

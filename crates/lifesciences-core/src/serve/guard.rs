@@ -3,9 +3,10 @@
 //! Every POST body is read and checked first: larger than the limit is 413, a body that
 //! is not JSON or not a JSON-RPC message is 400 with a JSON-RPC error (rmcp answers 415
 //! with its decoder's text). With sessions (not stateless) the guard also keeps
-//! [`Sessions`]: a request of a session it does not know is 404 (rmcp would answer a
-//! `DELETE` with 202); a new session beyond the cap takes the place of the least recently
-//! used idle one, or is 503 with a `Retry-After` when every session is busy; a request
+//! [`Sessions`]: a request of a session it does not know, or that another principal
+//! opened, is 404 (rmcp would answer a `DELETE` with 202); a principal's new session
+//! beyond the cap takes the place of its least recently used idle one, or is 503 with a
+//! `Retry-After` when every one of its sessions is busy; a request
 //! whose id is still in flight in its session is 400 with Invalid Request (rmcp would give
 //! its answer to one of the two). In both modes it counts the responses to requests until
 //! each is written whole, so a shutdown ends the sessions (which cuts their event
@@ -22,6 +23,7 @@ use rmcp::transport::streamable_http_server::session::SessionManager as _;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::Value;
 
+use super::auth::Owner;
 use super::lines;
 use super::sessions::{Busy, Entry, Room, Sessions};
 use crate::server::{Counted, Counter};
@@ -52,6 +54,13 @@ pub(super) async fn guard_requests(guard: &Guard, request: Request, next: Next) 
         .get("mcp-session-id")
         .and_then(|v| v.to_str().ok())
         .map(ToOwned::to_owned);
+    // Set by the authentication in front; a request that did not pass it is anonymous.
+    let owner = request
+        .extensions()
+        .get::<Owner>()
+        .cloned()
+        .unwrap_or_else(Owner::anonymous);
+    let owner = owner.0.as_ref();
     let Some(sessions) = &guard.sessions else {
         // Stateless: each request stands alone, whatever session header it carries.
         if request.method() != Method::POST {
@@ -67,8 +76,8 @@ pub(super) async fn guard_requests(guard: &Guard, request: Request, next: Next) 
         };
     };
     match (request.method().clone(), session) {
-        (Method::DELETE, Some(id)) if !sessions.knows(&id) => not_found(&id, None),
-        (Method::GET, Some(id)) => match enter(guard, sessions, &id, None).await {
+        (Method::DELETE, Some(id)) if !sessions.knows(&id, owner) => not_found(&id, None),
+        (Method::GET, Some(id)) => match enter(guard, sessions, &id, owner, None).await {
             Ok(busy) => hold(next.run(request).await, busy),
             Err(refused) => refused,
         },
@@ -81,12 +90,14 @@ pub(super) async fn guard_requests(guard: &Guard, request: Request, next: Next) 
             let answering = answering(guard, &message);
             let response = match session {
                 None if message.get("method") == Some(&Value::from("initialize")) => {
-                    open_session(guard, sessions, request, next).await
+                    open_session(guard, sessions, owner, request, next).await
                 }
                 // rmcp answers: a session is needed (or, for a client of a protocol without
                 // sessions, the request is served on its own).
                 None => next.run(request).await,
-                Some(id) => in_session(guard, sessions, &id, &message, request, next).await,
+                Some(id) => {
+                    in_session(guard, sessions, (&id, owner), &message, request, next).await
+                }
             };
             hold(response, answering)
         }
@@ -118,38 +129,41 @@ async fn read_message(request: Request, limit: usize) -> Result<(Parts, Bytes, V
     }
 }
 
-/// A new session: one at a time, so concurrent ones cannot overshoot the cap between the
-/// count and rmcp's creating them (rmcp records a session before it answers `initialize`).
+/// A new session of `owner`: one at a time, so concurrent ones cannot overshoot the cap
+/// between the count and rmcp's creating them (rmcp records a session before it answers
+/// `initialize`); the cap counts `owner`'s sessions only, and the session is recorded as
+/// `owner`'s before its id is handed out.
 async fn open_session(
     guard: &Guard,
     sessions: &Sessions,
+    owner: &str,
     request: Request,
     next: Next,
 ) -> Response {
     let _opening = guard.opening.lock().await;
     let limit = guard.max_sessions;
-    match sessions.make_room(limit) {
+    match sessions.make_room(limit, owner) {
         Room::Free => {}
         Room::Evicted(id, idle) => {
             tracing::info!(
                 session = %id,
                 idle_secs = idle.as_secs(),
                 limit,
-                "at the session cap: closing the session unused the longest to make room for a new one"
+                "at a principal's session cap: closing its session unused the longest to make room for its new one"
             );
             close(&guard.manager, &id).await;
         }
         Room::Full => {
             tracing::warn!(
                 limit,
-                "refusing a new session: at the session cap, every session busy"
+                "refusing a new session: at a principal's session cap, every one of its sessions busy"
             );
             let mut refused = jsonrpc_error(
                 StatusCode::SERVICE_UNAVAILABLE,
                 None,
                 format!(
-                    "this server already has {limit} sessions, its cap, each with a request in \
-                     flight or a stream open; retry in a minute"
+                    "this server already has {limit} sessions of yours, its cap, each with a \
+                     request in flight or a stream open; retry in a minute"
                 ),
             );
             refused.headers_mut().insert(
@@ -159,20 +173,29 @@ async fn open_session(
             return refused;
         }
     }
-    next.run(request).await
+    let response = next.run(request).await;
+    if let Some(id) = response
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+    {
+        sessions.own(id, owner);
+    }
+    response
 }
 
-/// A message of session `id`: known, not a duplicate of a request in flight.
+/// A message of session `id` by `owner`: known as `owner`'s, not a duplicate of a
+/// request in flight.
 async fn in_session(
     guard: &Guard,
     sessions: &Arc<Sessions>,
-    id: &str,
+    (id, owner): (&str, &str),
     message: &Value,
     request: Request,
     next: Next,
 ) -> Response {
     let request_id = message.get("method").and(message.get("id"));
-    let busy = match enter(guard, sessions, id, request_id).await {
+    let busy = match enter(guard, sessions, id, owner, request_id).await {
         Ok(busy) => busy,
         Err(refused) => return refused,
     };
@@ -192,17 +215,19 @@ async fn in_session(
     hold(next.run(request).await, (busy, held))
 }
 
-/// Session `id` as a request finds it: busy while the request lasts; asleep, it is woken
-/// by rmcp once it is fully asleep; unknown or expired, 404.
+/// Session `id` as a request of `owner` finds it: busy while the request lasts; asleep,
+/// it is woken by rmcp once it is fully asleep; unknown, expired or another principal's,
+/// 404.
 async fn enter(
     guard: &Guard,
     sessions: &Arc<Sessions>,
     id: &str,
+    owner: &str,
     request_id: Option<&Value>,
 ) -> Result<Busy, Response> {
     loop {
         let slept = sessions.slept();
-        match sessions.enter(id) {
+        match sessions.enter(id, owner) {
             Entry::Busy(busy) => return Ok(busy),
             Entry::Closing => slept.await,
             Entry::Expired => {
@@ -253,7 +278,7 @@ fn not_found(id: &str, request_id: Option<&Value>) -> Response {
     )
 }
 
-fn jsonrpc_error(status: StatusCode, id: Option<&Value>, message: String) -> Response {
+pub(super) fn jsonrpc_error(status: StatusCode, id: Option<&Value>, message: String) -> Response {
     let body = serde_json::json!({
         "jsonrpc": "2.0",
         "id": id.cloned().unwrap_or(Value::Null),

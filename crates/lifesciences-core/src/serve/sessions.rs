@@ -1,7 +1,12 @@
-//! The sessions of Streamable HTTP as the transport's guard keeps them: when each was last
-//! used and whether a request or a stream of it is open, so that at the cap a new session
-//! takes the place of the least recently used idle one; and the client's `initialize`
-//! parameters, so that an idle session can be put to sleep and woken again.
+//! The sessions of Streamable HTTP as the transport's guard keeps them: whose each is,
+//! when it was last used and whether a request or a stream of it is open, so that at a
+//! principal's cap its new session takes the place of its least recently used idle one;
+//! and the client's `initialize` parameters, so that an idle session can be put to sleep
+//! and woken again.
+//!
+//! **Invariant:** a session belongs to the principal that opened it: to anyone else it
+//! does not exist (a request naming it is 404, as for an unknown one), and the cap counts
+//! and evicts a principal's own sessions only.
 //!
 //! A session rmcp holds costs about 65 kB: channels and tasks, most of it the blocks of
 //! tokio's channels, which hold 32 messages each whatever capacity is asked for, so no
@@ -46,6 +51,8 @@ struct Inner {
     records: HashMap<Key, Record>,
     /// Every distinct `initialize` parameters of the sessions known, as compact JSON.
     states: HashSet<Arc<str>>,
+    /// Every principal owning a session known (see `auth::Owner`), held once.
+    owners: HashSet<Arc<str>>,
 }
 
 /// A session id: a UUID as rmcp makes them, held as its 128 bits; any other as text.
@@ -100,6 +107,9 @@ fn uuid_text(bits: u128) -> String {
 
 #[derive(Debug)]
 struct Record {
+    /// The principal whose session it is (`None` only between rmcp's storing it and the
+    /// guard's recording whose it is, before its id has been handed out).
+    owner: Option<Arc<str>>,
     /// The client's `initialize` parameters (rmcp's [`SessionState`]) as compact JSON,
     /// shared with every session that sent the same, from the moment rmcp stores them.
     state: Option<Arc<str>>,
@@ -178,12 +188,17 @@ impl Sessions {
         self.slept.notified()
     }
 
-    /// A request of session `id` begins.
-    pub(crate) fn enter(self: &Arc<Self>, id: &str) -> Entry {
+    /// A request of session `id` by `owner` begins. Another principal's session is
+    /// [`Entry::Unknown`], and is left as it is.
+    pub(crate) fn enter(self: &Arc<Self>, id: &str, owner: &str) -> Entry {
         let now = Instant::now();
         let key = Key::new(id);
         let mut inner = self.inner();
-        let Some(record) = inner.records.get_mut(&key) else {
+        let Some(record) = inner
+            .records
+            .get_mut(&key)
+            .filter(|r| r.owner.as_deref() == Some(owner))
+        else {
             return Entry::Unknown;
         };
         if record.closing {
@@ -210,23 +225,44 @@ impl Sessions {
         }
     }
 
-    /// Whether session `id` is known (a `DELETE` of another one is 404).
-    pub(crate) fn knows(&self, id: &str) -> bool {
-        self.inner().records.contains_key(&Key::new(id))
+    /// Whether session `id` is known as `owner`'s (a `DELETE` of another one is 404).
+    pub(crate) fn knows(&self, id: &str, owner: &str) -> bool {
+        self.inner()
+            .records
+            .get(&Key::new(id))
+            .is_some_and(|r| r.owner.as_deref() == Some(owner))
     }
 
-    /// Make room for one more session under `cap`: at the cap, forget the least recently
-    /// used session that has no request in flight and no stream open.
-    pub(crate) fn make_room(&self, cap: usize) -> Room {
+    /// Session `id`, just opened, is `owner`'s.
+    pub(crate) fn own(&self, id: &str, owner: &str) {
+        let mut inner = self.inner();
+        let owner = match inner.owners.get(owner) {
+            Some(known) => Arc::clone(known),
+            None => {
+                let owner: Arc<str> = Arc::from(owner);
+                inner.owners.insert(Arc::clone(&owner));
+                owner
+            }
+        };
+        if let Some(record) = inner.records.get_mut(&Key::new(id)) {
+            record.owner = Some(owner);
+        }
+    }
+
+    /// Make room for one more session of `owner` under `cap` (its own sessions): at the
+    /// cap, forget its least recently used session that has no request in flight and no
+    /// stream open.
+    pub(crate) fn make_room(&self, cap: usize, owner: &str) -> Room {
         let now = Instant::now();
         let mut inner = self.inner();
-        if inner.records.len() < cap {
+        let owned = |r: &Record| r.owner.as_deref() == Some(owner);
+        if inner.records.values().filter(|r| owned(r)).count() < cap {
             return Room::Free;
         }
         let oldest = inner
             .records
             .iter()
-            .filter(|(_, r)| r.busy == 0)
+            .filter(|(_, r)| owned(r) && r.busy == 0)
             .min_by_key(|(_, r)| r.last_used)
             .map(|(key, r)| (key.clone(), now.duration_since(r.last_used)));
         match oldest {
@@ -261,8 +297,9 @@ impl Sessions {
                 true
             }
         });
-        // Parameters no session sends any more.
+        // Parameters no session sends any more, principals with no session any more.
         inner.states.retain(|state| Arc::strong_count(state) > 1);
+        inner.owners.retain(|owner| Arc::strong_count(owner) > 1);
         swept
     }
 
@@ -319,6 +356,7 @@ impl Sessions {
             }
             std::collections::hash_map::Entry::Vacant(slot) => {
                 slot.insert(Record {
+                    owner: None,
                     state: Some(state),
                     last_used: now,
                     busy: 0,
@@ -416,9 +454,17 @@ mod tests {
         .unwrap()
     }
 
+    /// Session `id`, opened by the principal `P`.
     async fn open(sessions: &Sessions, id: &str) {
-        sessions.store(id, &state()).await.unwrap();
+        open_as(sessions, id, P).await;
     }
+
+    async fn open_as(sessions: &Sessions, id: &str, owner: &str) {
+        sessions.store(id, &state()).await.unwrap();
+        sessions.own(id, owner);
+    }
+
+    const P: &str = "token:ada";
 
     #[tokio::test(start_paused = true)]
     async fn at_the_cap_the_least_recently_used_idle_session_makes_room() {
@@ -431,21 +477,54 @@ mod tests {
         open(&sessions, "b").await;
         tokio::time::advance(Duration::from_secs(1)).await;
         open(&sessions, "c").await;
-        assert_eq!(sessions.make_room(4), Room::Free);
+        assert_eq!(sessions.make_room(4, P), Room::Free);
         // "a" is used again; "b" is now the least recently used.
         tokio::time::advance(Duration::from_secs(1)).await;
-        drop(sessions.enter("a"));
+        drop(sessions.enter("a", P));
         assert_eq!(
-            sessions.make_room(3),
+            sessions.make_room(3, P),
             Room::Evicted("b".into(), Duration::from_secs(2))
         );
-        assert!(matches!(sessions.enter("b"), Entry::Unknown));
+        assert!(matches!(sessions.enter("b", P), Entry::Unknown));
         // A session with a request in flight is never the one to go.
-        let _a = sessions.enter("a");
-        let _c = sessions.enter("c");
+        let _a = sessions.enter("a", P);
+        let _c = sessions.enter("c", P);
         open(&sessions, "d").await;
-        let _d = sessions.enter("d");
-        assert_eq!(sessions.make_room(3), Room::Full);
+        let _d = sessions.enter("d", P);
+        assert_eq!(sessions.make_room(3, P), Room::Full);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_session_is_its_principals_alone_and_so_is_the_cap() {
+        let sessions = Arc::new(Sessions::new(
+            Duration::from_secs(600),
+            Duration::from_secs(60),
+        ));
+        open_as(&sessions, "a1", "token:ada").await;
+        tokio::time::advance(Duration::from_secs(1)).await;
+        open_as(&sessions, "b1", "token:bob").await;
+        tokio::time::advance(Duration::from_secs(1)).await;
+        open_as(&sessions, "a2", "token:ada").await;
+        // Another principal's session does not exist for bob: not entered, not known,
+        // and left as it was.
+        assert!(matches!(sessions.enter("a1", "token:bob"), Entry::Unknown));
+        assert!(!sessions.knows("a1", "token:bob"));
+        assert!(
+            !sessions.knows("a1", "issuer:ada"),
+            "a subject named ada is not token:ada"
+        );
+        assert!(sessions.knows("a1", "token:ada"));
+        // At a cap of 2 each, ada's third session evicts her oldest; bob's is untouched,
+        // although it is older than ada's second.
+        assert_eq!(sessions.make_room(2, "token:bob"), Room::Free);
+        assert_eq!(
+            sessions.make_room(2, "token:ada"),
+            Room::Evicted("a1".into(), Duration::from_secs(2))
+        );
+        assert!(sessions.knows("b1", "token:bob"));
+        // A session not yet recorded as anyone's is no one's.
+        sessions.store("x", &state()).await.unwrap();
+        assert!(matches!(sessions.enter("x", "anonymous"), Entry::Unknown));
     }
 
     #[tokio::test(start_paused = true)]
@@ -456,11 +535,11 @@ mod tests {
         ));
         open(&sessions, "idle").await;
         open(&sessions, "streaming").await;
-        let stream = sessions.enter("streaming");
+        let stream = sessions.enter("streaming", P);
         tokio::time::advance(Duration::from_secs(61)).await;
         assert_eq!(sessions.sweep(), [Swept::Sleep("idle".into())]);
         // While it is being put to sleep a request waits; then it is known, with its state.
-        assert!(matches!(sessions.enter("idle"), Entry::Closing));
+        assert!(matches!(sessions.enter("idle", P), Entry::Closing));
         sessions.asleep(["idle"]);
         assert_eq!(sessions.counts(), (2, 1));
         assert!(sessions.load("idle").await.unwrap().is_some());
@@ -468,7 +547,7 @@ mod tests {
         tokio::time::advance(Duration::from_secs(600)).await;
         assert_eq!(sessions.sweep(), [Swept::Forget("idle".into())]);
         assert!(sessions.load("idle").await.unwrap().is_none());
-        assert!(sessions.knows("streaming"), "an open stream keeps it");
+        assert!(sessions.knows("streaming", P), "an open stream keeps it");
         drop(stream);
         assert!(sessions.sweep().is_empty(), "its stream just ended");
     }
@@ -528,7 +607,7 @@ mod tests {
         open(&sessions, "a").await;
         tokio::time::advance(Duration::from_secs(11)).await;
         assert!(sessions.load("a").await.unwrap().is_none());
-        assert!(matches!(sessions.enter("a"), Entry::Expired));
-        assert!(!sessions.knows("a"));
+        assert!(matches!(sessions.enter("a", P), Entry::Expired));
+        assert!(!sessions.knows("a", P));
     }
 }

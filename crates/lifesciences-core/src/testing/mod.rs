@@ -14,6 +14,8 @@
 //! - [`assert_fault_matrix`], every tool under every upstream fault of [`faults`];
 //! - [`TestServer`], a small complete server that core's own tests drive and that shows a
 //!   server crate's shape in one file.
+//! - [`TestIssuer`], a local OAuth issuer (metadata and a key set it can rotate, take
+//!   down and count the requests of) and the tokens it mints, good or bad;
 //! - [`RedisServer`](self::redis::RedisServer), a real `redis-server` on a Unix socket in
 //!   a fresh folder ([`TempFolder`]), for the shared store's Redis tests.
 #![expect(
@@ -29,6 +31,7 @@ mod definitions;
 mod faults;
 mod fixtures;
 mod folder;
+mod issuer;
 mod logs;
 mod mock;
 mod nulls;
@@ -50,6 +53,7 @@ pub use definitions::{
 pub use faults::{Fault, assert_fault_matrix, faults};
 pub use fixtures::{Fixtures, fixture};
 pub use folder::TempFolder;
+pub use issuer::{SigningKey, TestIssuer, TokenBuilder};
 pub use logs::LogCapture;
 pub use mock::{
     Recording, busiest_within, mock_env, mock_env_with_releases, mock_source, mock_upstream, quick,

@@ -363,3 +363,69 @@ async fn a_proxy_or_ca_file_that_cannot_be_used_exits_2_before_any_request() {
         assert!(err.to_string().starts_with(pair.0), "{err}");
     }
 }
+
+#[tokio::test]
+async fn authentication_that_cannot_be_used_exits_2_before_listening() {
+    let folder = lifesciences_core::testing::TempFolder::new("cli-auth").unwrap();
+    let tokens = folder.path().join("tokens");
+    std::fs::write(&tokens, "ada my-plain-token\n").unwrap();
+    let tokens = tokens.display().to_string();
+    for (args, pairs, says) in [
+        (
+            vec!["serve", "--http", "127.0.0.1:0"],
+            vec![(
+                "LIFESCIENCES_AUTH_ISSUER",
+                "https://id.example.org/realms/lab",
+            )],
+            "LIFESCIENCES_AUTH_ISSUER is set but LIFESCIENCES_PUBLIC_URL is not",
+        ),
+        (
+            vec![
+                "serve",
+                "--http",
+                "127.0.0.1:0",
+                "--auth-issuer",
+                "http://id.example.org/realms/lab",
+                "--public-url",
+                "https://mcp.example.org/mcp",
+            ],
+            vec![],
+            "LIFESCIENCES_AUTH_ISSUER=\"http://id.example.org/realms/lab\" is not valid",
+        ),
+        (
+            vec![
+                "serve",
+                "--http",
+                "127.0.0.1:0",
+                "--auth-tokens-file",
+                &tokens,
+            ],
+            vec![],
+            "line 1: the second field must be `sha256:`",
+        ),
+    ] {
+        let mut pairs = pairs;
+        pairs.push(("ITEMS_API_URL", "http://127.0.0.1:9"));
+        let argv = std::iter::once("items-mcp").chain(args.iter().copied());
+        let mut out = Vec::new();
+        let started = std::time::Instant::now();
+        let code = cli::run::<TestServer>(argv, mock_env(&pairs), &mut out).await;
+        assert_eq!(code, ExitCode::from(2), "{args:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        // The message goes to stderr (not captured here); what it says is checked through
+        // the function the command line calls.
+        let env = Env::from_pairs(&pairs);
+        let env = args
+            .windows(2)
+            .filter_map(|w| match w[0] {
+                "--auth-issuer" => Some(("LIFESCIENCES_AUTH_ISSUER", w[1])),
+                "--public-url" => Some(("LIFESCIENCES_PUBLIC_URL", w[1])),
+                "--auth-tokens-file" => Some(("LIFESCIENCES_AUTH_TOKENS_FILE", w[1])),
+                _ => None,
+            })
+            .fold(env, |env, (var, value)| env.with_var(var, value.to_owned()));
+        let refused = lifesciences_core::serve::auth::Auth::from_env(&env).unwrap_err();
+        assert!(refused.to_string().contains(says), "{refused}");
+        assert!(!refused.to_string().contains("my-pl"), "{refused}");
+    }
+}

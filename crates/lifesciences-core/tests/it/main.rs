@@ -7,6 +7,7 @@
     reason = "test helpers outside #[test] fns: failing loudly is the point"
 )]
 
+mod auth;
 mod cli;
 mod faults;
 mod fleet_http;

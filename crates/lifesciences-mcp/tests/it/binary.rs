@@ -18,7 +18,16 @@ async fn the_gateway_starts_with_every_variable_left_as_a_placeholder_and_says_s
         .collect();
     names.insert(lifesciences_core::cli::TOOLSETS_VAR.to_owned());
     // Read only when serving HTTP; this start is over stdio.
-    for http_only in ["LIFESCIENCES_ALLOW_HOSTS", "LIFESCIENCES_STATELESS"] {
+    for http_only in [
+        "LIFESCIENCES_ALLOW_HOSTS",
+        "LIFESCIENCES_STATELESS",
+        "LIFESCIENCES_AUTH_TOKENS_FILE",
+        "LIFESCIENCES_AUTH_ISSUER",
+        "LIFESCIENCES_PUBLIC_URL",
+        "LIFESCIENCES_AUTH_SCOPES",
+        "LIFESCIENCES_AUTH_ACCEPT_TYP_JWT",
+        "LIFESCIENCES_AUTH_RATE_LIMIT",
+    ] {
         assert!(names.remove(http_only), "{http_only} is a variable");
     }
     names.extend(PROXY_VARIABLES.iter().map(|v| (*v).to_owned()));
