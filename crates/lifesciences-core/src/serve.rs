@@ -1,5 +1,6 @@
 //! The transports a server is served over: stdio, and Streamable HTTP at `/mcp` with
-//! `GET /health`; and the signals that stop them.
+//! `GET /health` and `GET /exports/<id>.tsv` (the tables exports make); and the signals
+//! that stop them.
 //!
 //! HTTP comes in two modes. With sessions (the default) a client initializes once and
 //! names its session in every request; the sessions live in this process
@@ -29,6 +30,7 @@ use crate::server::{Counter, InFlight, McpServer, Served};
 use crate::store::Shared;
 
 pub mod auth;
+mod exports;
 mod guard;
 mod health;
 pub mod lines;
@@ -155,6 +157,9 @@ pub struct HttpOptions {
     /// Who may call, and how fast ([`auth::Auth::from_env`]); `None`: every request is
     /// anonymous, as behind a proxy that authenticates.
     pub auth: Option<Arc<auth::Auth>>,
+    /// The URL clients reach the MCP endpoint at (`LIFESCIENCES_PUBLIC_URL`), when known:
+    /// answers name a table's download next to it (else by its path on this server).
+    pub public_url: Option<url::Url>,
 }
 
 /// Default [`HttpOptions::session_idle`]: 30 minutes.
@@ -179,6 +184,7 @@ impl HttpOptions {
             max_sessions: DEFAULT_MAX_SESSIONS,
             store: None,
             auth: None,
+            public_url: None,
         }
     }
 }
@@ -343,6 +349,7 @@ pub async fn start_http<S: McpServer>(
         async move { auth::authenticate(auth.as_deref(), request, next).await }
     });
     let store = options.store.clone();
+    let downloads = exports::downloads(options.public_url.as_ref());
     let app = axum::Router::new()
         .route(
             "/health",
@@ -364,10 +371,15 @@ pub async fn start_http<S: McpServer>(
             }),
         )
         .merge(metadata)
+        .route(
+            &format!("{}{{file}}", crate::export::DOWNLOAD_PATH),
+            axum::routing::get(exports::download).layer(authenticate.clone()),
+        )
         .nest_service(
             "/mcp",
             axum::Router::new()
                 .fallback_service(service)
+                .layer(axum::Extension(downloads))
                 .layer(guard)
                 .layer(authenticate),
         );
