@@ -54,7 +54,7 @@ pub const MAX_SUMMARY_BYTES: usize = 2048;
 /// cache turned off must not make a table unreadable the moment it is made).
 pub const MIN_TTL: Duration = Duration::from_secs(15 * 60);
 /// The argument's description: what a model reads in every list tool, so short.
-const DESCRIPTION: &str = "All rows as one table, linked from the answer.";
+const DESCRIPTION: &str = "Every row as one table.";
 
 /// The table formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
