@@ -7,6 +7,7 @@
 )]
 
 mod binary;
+mod live;
 mod map_ids;
 mod provenance;
 mod regions;

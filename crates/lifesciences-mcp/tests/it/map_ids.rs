@@ -137,7 +137,7 @@ async fn a_variant_maps_through_the_catalog() {
 }
 
 /// Aspirin's full ChEMBL record (recorded molecule, mechanisms, targets, UniChem answer).
-async fn mount_aspirin(upstream: &MockServer) {
+pub(crate) async fn mount_aspirin(upstream: &MockServer) {
     let chembl = |p: &str| Mock::given(method("GET")).and(path(format!("/chembl{p}")));
     chembl("/molecule/CHEMBL25.json")
         .respond_with(fixture("chembl-mcp", "molecule__CHEMBL25.json"))
@@ -275,7 +275,7 @@ async fn an_input_that_fails_fails_alone() {
 /// answering TP53's gene (the ID as Ensembl's `xrefs/symbol` gives it), and what a search
 /// asks besides: the species list (recorded), EBI Search (no hits), the batch look-up
 /// (TP53's recorded entry).
-async fn mount_tp53_search(upstream: &MockServer, query: &str) {
+pub(crate) async fn mount_tp53_search(upstream: &MockServer, query: &str) {
     Mock::given(method("GET"))
         .and(path("/ensembl/info/species"))
         .respond_with(fixture("ensembl-mcp", "info_species.json"))
