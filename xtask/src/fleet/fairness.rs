@@ -13,13 +13,13 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use lifesciences_core::store::{ENV_CACHE_DIR, ENV_OFFLINE, ENV_REDIS_URL};
 use lifesciences_core::config::ENV_CACHE_TTL_SECS;
+use lifesciences_core::store::{ENV_CACHE_DIR, ENV_OFFLINE, ENV_REDIS_URL};
 use serde_json::Value;
 
+use super::Ctx;
 use super::mcp::{Caller, HttpSession};
 use super::procs::{Replica, ReplicaPlan};
-use super::Ctx;
 use crate::bench::table::{ms, percentile};
 
 /// The tool both principals call: two Ensembl requests (lookup and xrefs), 15/s.
@@ -73,7 +73,10 @@ pub(crate) async fn part(ctx: &Ctx<'_>, redis_url: &str, load: &Load) -> anyhow:
             tokens.display().to_string(),
         ));
         // The flood is the point: the per-principal request rate must not cut it short.
-        env.push(("LIFESCIENCES_AUTH_RATE_LIMIT".to_owned(), "10000".to_owned()));
+        env.push((
+            "LIFESCIENCES_AUTH_RATE_LIMIT".to_owned(),
+            "10000".to_owned(),
+        ));
         let plan = ReplicaPlan {
             binary: ctx.binary,
             launch: &ctx.launch,
@@ -100,7 +103,15 @@ pub(crate) async fn part(ctx: &Ctx<'_>, redis_url: &str, load: &Load) -> anyhow:
         "fleet: part 8, light beside heavy ({} calls in flight) for {} s",
         load.heavy_in_flight, load.seconds
     );
-    let shared = phase(ctx, &light, &heavy, load.heavy_in_flight, load.seconds, 1_000_000).await;
+    let shared = phase(
+        ctx,
+        &light,
+        &heavy,
+        load.heavy_in_flight,
+        load.seconds,
+        1_000_000,
+    )
+    .await;
     Ok(table(ctx, load, &alone, &shared))
 }
 
@@ -175,7 +186,10 @@ async fn phase(
 
 fn arguments(n: u64) -> serde_json::Map<String, Value> {
     let mut arguments = serde_json::Map::new();
-    arguments.insert("ensembl_id".to_owned(), Value::String(format!("ENSG{n:011}")));
+    arguments.insert(
+        "ensembl_id".to_owned(),
+        Value::String(format!("ENSG{n:011}")),
+    );
     arguments
 }
 
@@ -243,7 +257,10 @@ mod tests {
         let light = arguments(LIGHT_FIRST + 5);
         assert!(heavy["ensembl_id"].as_str().unwrap().starts_with("ENSG1"));
         assert!(light["ensembl_id"].as_str().unwrap().starts_with("ENSG9"));
-        assert_eq!(light["ensembl_id"].as_str().unwrap().len(), "ENSG".len() + 11);
+        assert_eq!(
+            light["ensembl_id"].as_str().unwrap().len(),
+            "ENSG".len() + 11
+        );
         assert_eq!(
             sha256_hex("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
