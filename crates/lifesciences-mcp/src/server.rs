@@ -33,7 +33,7 @@ impl McpServer for Gateway {
     const INSTRUCTIONS: &'static str = "Five databases, one server; tools are prefixed by their database.\n\
         1. Genes and transcripts (coordinates, cross-references, variants, sequences, orthologues): ensembl_*. Protein interactions and gene-set enrichment: string_*. Compounds, drug targets and bioactivities: chembl_*. Variants, regulatory elements, QTLs and disease links: igvf_*. Proteins (function, location, domains, modified residues, disease variants, structures; UniProt's own ID mapping): uniprot_*; every UniProt accession opens with uniprot_get_protein.\n\
         2. To carry an identifier to another database, call lifesciences_map_ids: a symbol, Ensembl, UniProt, HGNC, NCBI Gene, RefSeq, STRING, ChEMBL, InChIKey, rsID or SPDI becomes its equivalents, each with the tool that takes it next.\n\
-        3. A typical path: chembl_get_target (a drug's target) → lifesciences_map_ids (its UniProt accession) → ensembl_get_gene → string_get_interactions (each partner's cross_references carry its STRING and Ensembl protein IDs) → igvf_query_associations.";
+        3. A typical path: chembl_get_target (a drug's target and its UniProt accession) → uniprot_get_protein, uniprot_get_features (binding sites, disease variants, structures) → lifesciences_map_ids (its Ensembl gene and STRING protein) → ensembl_get_gene → string_get_interactions (each partner's cross_references carry its STRING and Ensembl protein IDs) → igvf_query_associations.";
     const RESOURCES: &'static [StaticResource] = IgvfServer::RESOURCES;
     const TOOLSETS: &'static [&'static str] = Toolset::NAMES;
 
