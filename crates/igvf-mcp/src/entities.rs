@@ -100,7 +100,7 @@ pub(crate) struct ProteinEntity {
     /// UniProt protein names.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<String>,
-    /// UniProt accessions of this isoform, e.g. `P49711-2`.
+    /// UniProt accessions of this isoform, e.g. `P49711-2`, for uniprot_get_protein.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub uniprot_ids: Vec<String>,
     /// MANE Select protein of its gene.

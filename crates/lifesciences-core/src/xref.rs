@@ -127,7 +127,7 @@ pub static REGISTRY: [XrefSpec; 26] = [
         XrefKey::Uniprot,
         &[r"^([OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9]([A-Z][A-Z0-9]{2}[0-9]){1,2})(-\d+)?$"],
         Many,
-        "UniProtKB accessions, e.g. P04637",
+        "UniProtKB accessions, e.g. P04637 (uniprot_get_protein takes them)",
     ),
     spec(
         "entrez",
