@@ -45,7 +45,7 @@ command -v dpkg-query >/dev/null ||
 
 # The values of the gateway's Cargo.toml (workspace.package and crates/lifesciences-mcp).
 name=lifesciences-mcp
-description="One MCP server for STRING, Ensembl, ChEMBL and the IGVF Catalog, with identifiers that cross over"
+description="One MCP server for STRING, Ensembl, ChEMBL, the IGVF Catalog and UniProt, with identifiers that cross over"
 source_url=https://github.com/lifesciences-mcp/lifesciences-mcp
 licenses="MIT OR Apache-2.0"
 # The MCP registry checks that an image belongs to the server it lists with this label.

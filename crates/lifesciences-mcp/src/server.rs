@@ -10,8 +10,8 @@ use lifesciences_core::{ConfigError, Declared, Env, McpServer, StaticResource};
 use crate::servers::{Servers, Toolset};
 use crate::toolsets;
 
-/// Every tool of STRING, Ensembl, ChEMBL and the IGVF Catalog in one server, plus
-/// `lifesciences_map_ids`. Cheap to clone: clones share the upstream clients.
+/// Every tool of STRING, Ensembl, ChEMBL, the IGVF Catalog and UniProt in one server,
+/// plus `lifesciences_map_ids`. Cheap to clone: clones share the upstream clients.
 #[derive(Debug, Clone)]
 pub struct Gateway {
     pub(crate) servers: Servers,
@@ -28,7 +28,7 @@ impl Gateway {
 
 impl McpServer for Gateway {
     const NAME: &'static str = "lifesciences-mcp";
-    const TITLE: &'static str = "STRING, Ensembl, ChEMBL and IGVF Catalog";
+    const TITLE: &'static str = "STRING, Ensembl, ChEMBL, IGVF Catalog and UniProt";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
     const INSTRUCTIONS: &'static str = "Five databases, one server; tools are prefixed by their database.\n\
         1. Genes and transcripts (coordinates, cross-references, variants, sequences, orthologues): ensembl_*. Protein interactions and gene-set enrichment: string_*. Compounds, drug targets and bioactivities: chembl_*. Variants, regulatory elements, QTLs and disease links: igvf_*. Proteins (function, location, domains, modified residues, disease variants, structures; UniProt's own ID mapping): uniprot_*; every UniProt accession opens with uniprot_get_protein.\n\
