@@ -44,7 +44,7 @@ STOPSIGNAL SIGTERM
 # The MCP registry checks that an image belongs to the server it lists with this label.
 LABEL io.modelcontextprotocol.server.name="io.github.lifesciences-mcp/lifesciences-mcp"
 LABEL org.opencontainers.image.title="lifesciences-mcp"
-LABEL org.opencontainers.image.description="One MCP server for STRING, Ensembl, ChEMBL and the IGVF Catalog, with identifiers that cross over"
+LABEL org.opencontainers.image.description="One MCP server for STRING, Ensembl, ChEMBL, the IGVF Catalog and UniProt, with identifiers that cross over"
 LABEL org.opencontainers.image.source="https://github.com/lifesciences-mcp/lifesciences-mcp"
 LABEL org.opencontainers.image.url="https://github.com/lifesciences-mcp/lifesciences-mcp"
 LABEL org.opencontainers.image.documentation="https://github.com/lifesciences-mcp/lifesciences-mcp/tree/main/packaging/image"
