@@ -71,6 +71,26 @@ class Answers(unittest.TestCase):
         answer = self.client.call("fake_echo", {"tool": "x", "arguments": 1}, limit=5)
         self.assertEqual(answer["echo"], {"tool": "x", "arguments": 1, "limit": 5})
 
+    def test_numpy_values_and_sets_are_sent_as_their_json(self):
+        class Scalar:  # numpy.int64's interface, as a DataFrame cell hands it back
+            def item(self):
+                return 5
+
+        class Column:  # a numpy array's or a pandas Series'
+            def tolist(self):
+                return ["TP53", "MDM2"]
+
+        answer = self.client.call("fake_echo", limit=Scalar(), ids=Column(), tags={"b", "a"})
+        self.assertEqual(answer["echo"], {"limit": 5, "ids": ["TP53", "MDM2"], "tags": ["a", "b"]})
+
+    def test_arguments_json_cannot_carry_are_refused_before_sending(self):
+        with self.assertRaisesRegex(ValueError, "NaN or infinite"):
+            self.client.call("fake_echo", score=float("nan"))
+        with self.assertRaisesRegex(TypeError, "of type object cannot be sent as JSON"):
+            self.client.call("fake_echo", what=object())
+        seen = self.client.call("fake_seen")["seen"]
+        self.assertEqual(seen.count("tools/call"), 1, "only fake_seen reached the server")
+
     def test_an_error_envelope_raises_tool_error_with_code_message_and_hint(self):
         with self.assertRaises(lifesciences_mcp.ToolError) as raised:
             self.client.call("fake_fail", string_id="9606.ENSP00000269305")
@@ -239,6 +259,10 @@ class OneProcess(unittest.TestCase):
         first = client.call("fake_lookup", id="a")["pid"]
         os.kill(first, signal.SIGKILL)
         self.assertTrue(wait_exited(first))
+        # As a later call would find it: its stdout closed, which the reader sees at once.
+        deadline = time.monotonic() + 5
+        while client._session.alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
         second = client.call("fake_lookup", id="b")["pid"]
         self.assertNotEqual(first, second)
 
@@ -253,6 +277,25 @@ class OneProcess(unittest.TestCase):
         self.assertIn("no answer within 0.5 s", str(raised.exception))
         self.assertIn("LIFESCIENCES_MCP_TIMEOUT", str(raised.exception))
         # The same process goes on answering, and was told of the cancellation.
+        client.timeout = 30
+        self.assertIn("notifications/cancelled", client.call("fake_seen")["seen"])
+
+    def test_an_interrupted_wait_cancels_the_request(self):
+        from lifesciences_mcp import _session
+
+        client = fake_client()
+        self.addCleanup(client.close)
+        client.call("fake_lookup", id="a")
+
+        class Interrupted(threading.Event):
+            def wait(self, timeout=None):
+                raise KeyboardInterrupt
+
+        waiter = _session._Waiter()
+        waiter.event = Interrupted()
+        with mock.patch.object(_session, "_Waiter", return_value=waiter):
+            with self.assertRaises(KeyboardInterrupt):
+                client.call("fake_slow", seconds=30)
         self.assertIn("notifications/cancelled", client.call("fake_seen")["seen"])
 
     def test_close_ends_the_process_and_a_later_call_starts_one(self):

@@ -35,6 +35,30 @@ _LEVELS = {
 _STDERR_LINES = 30
 
 
+def _plain(value: Any) -> Any:
+    """A value json cannot write, as one it can: a NumPy or pandas scalar, array or Series
+    (what a DataFrame hands back), a set."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if hasattr(value, "item"):
+        return value.item()
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    raise TypeError(f"an argument of type {type(value).__name__} cannot be sent as JSON: {value!r}")
+
+
+def _encode(message: Dict[str, Any]) -> bytes:
+    """One line of JSON. NaN and infinities are refused (JSON has none): an argument taken
+    from an empty DataFrame cell is an error here, not a parse error at the server."""
+    try:
+        text = json.dumps(
+            message, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_plain
+        )
+    except ValueError as e:
+        raise ValueError(f"an argument is NaN or infinite, which JSON cannot carry ({e})") from None
+    return (text + "\n").encode("utf-8")
+
+
 class _Waiter:
     """A request in flight: the answer, or why there will be none."""
 
@@ -56,9 +80,10 @@ class Session:
         self.owner_pid = os.getpid()
         self._ids = itertools.count(1)
         self._pending: Dict[int, _Waiter] = {}
-        self._lock = threading.Lock()  # guards _pending and _ended
+        self._lock = threading.Lock()  # guards _pending, _ended and _stdout_closed
         self._write_lock = threading.Lock()
         self._ended: Optional[ServerError] = None
+        self._stdout_closed = False
         self._stderr: Deque[str] = collections.deque(maxlen=_STDERR_LINES)
         flags = getattr(subprocess, "CREATE_NO_WINDOW", 0) if os.name == "nt" else 0
         try:
@@ -114,8 +139,10 @@ class Session:
         return self.process.pid
 
     def alive(self) -> bool:
+        # The closed stdout tells first: poll() says nothing while the reader waits for
+        # the exit code (Popen lets one caller wait at a time).
         with self._lock:
-            ended = self._ended is not None
+            ended = self._ended is not None or self._stdout_closed
         return not ended and self.process.poll() is None
 
     def stderr_tail(self) -> str:
@@ -130,9 +157,12 @@ class Session:
             if self._ended is not None:
                 raise self._ended
             request_id = next(self._ids)
+        # Arguments that are not JSON fail here, before anything is sent.
+        line = _encode({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        with self._lock:
             self._pending[request_id] = waiter
         try:
-            self._send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+            self._write(line)
         except OSError:
             with self._lock:
                 self._pending.pop(request_id, None)
@@ -140,16 +170,14 @@ class Session:
             with self._lock:
                 ended = self._ended
             raise ended if ended is not None else self._end_error()
-        if not waiter.event.wait(timeout):
-            with self._lock:
-                self._pending.pop(request_id, None)
-            try:
-                self.notify(
-                    "notifications/cancelled",
-                    {"requestId": request_id, "reason": f"no answer within {timeout:g} s"},
-                )
-            except OSError:
-                pass
+        try:
+            answered = waiter.event.wait(timeout)
+        except BaseException:
+            # Interrupted (Ctrl-C, a notebook's stop): the server need not go on.
+            self._cancel(request_id, "the caller stopped waiting")
+            raise
+        if not answered:
+            self._cancel(request_id, f"no answer within {timeout:g} s")
             raise CallTimeout(
                 f"{self._what(method, params)}: no answer within {timeout:g} s; the request "
                 "was cancelled. A larger timeout: lifesciences_mcp.configure(timeout=…) or "
@@ -209,13 +237,23 @@ class Session:
             return f"resources/read {params.get('uri')}"
         return method
 
+    def _cancel(self, request_id: int, reason: str) -> None:
+        with self._lock:
+            self._pending.pop(request_id, None)
+        try:
+            self.notify("notifications/cancelled", {"requestId": request_id, "reason": reason})
+        except OSError:
+            pass
+
     def _send(self, message: Dict[str, Any]) -> None:
-        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
+        self._write(_encode(message))
+
+    def _write(self, line: bytes) -> None:
         with self._write_lock:
             stdin = self.process.stdin
             if stdin is None or stdin.closed:
                 raise BrokenPipeError("the server's stdin is closed")
-            stdin.write(line.encode("utf-8"))
+            stdin.write(line)
             stdin.flush()
 
     def _drain_stderr(self) -> None:
@@ -237,6 +275,8 @@ class Session:
                     self._dispatch(line)
             except (OSError, ValueError):
                 pass
+        with self._lock:
+            self._stdout_closed = True
         self._end(self._end_error())
 
     def _end_error(self) -> ServerError:
