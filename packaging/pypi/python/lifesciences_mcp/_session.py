@@ -132,7 +132,11 @@ class Session:
             raise
         self.server_info: Dict[str, Any] = result.get("serverInfo") or {}
         self.protocol_version: Optional[str] = result.get("protocolVersion")
-        self.notify("notifications/initialized", {})
+        try:
+            self.notify("notifications/initialized", {})
+        except OSError:
+            self.close(grace=0)
+            raise self._end_error() from None
 
     @property
     def pid(self) -> int:
