@@ -74,8 +74,8 @@ const SETTINGS: &[Setting] = &[
         var: lifesciences_core::cli::TOOLSETS_VAR,
         kind: "string",
         title: "Databases",
-        description: "Which databases to serve, comma-separated: string, ensembl, chembl, igvf.",
-        default: Some("string,ensembl,chembl,igvf"),
+        description: "Which databases to serve, comma-separated: string, ensembl, chembl, igvf, uniprot.",
+        default: Some("string,ensembl,chembl,igvf,uniprot"),
     },
     Setting {
         key: "string_caller_identity",
@@ -602,7 +602,16 @@ mod tests {
                 s.key
             );
         }
-        // The defaults are the server's own.
+        // The defaults are the server's own: every toolset (the manifest lists every
+        // tool), each named in the description.
+        let every = lifesciences_mcp::Toolset::NAMES.join(",");
+        assert_eq!(settings["toolsets"]["default"], every.as_str());
+        assert!(
+            settings["toolsets"]["description"]
+                .as_str()
+                .unwrap()
+                .contains(&lifesciences_mcp::Toolset::NAMES.join(", ")),
+        );
         assert_eq!(
             settings["string_caller_identity"]["default"],
             "lifesciences-mcp"
