@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Build the lifesciences-mcp container image FROM scratch with buildah, from a gateway
 # binary built for Linux, and write it as an OCI archive. No base image is pulled: the
-# image holds the binary, the shared libraries it loads when it is dynamically linked
-# (found with ldd), Debian's CA bundle, /etc/passwd and /etc/group with the user `nonroot`
-# (65532), /etc/nsswitch.conf, /tmp, and the copyright files of the Debian packages those
-# files come from. packaging/image/README.md explains the image.
+# image holds what packaging/image/rootfs.sh stages (the binary, the shared libraries it
+# loads when it is dynamically linked, Debian's CA bundle, /etc/passwd and /etc/group with
+# the user `nonroot` (65532), /etc/nsswitch.conf, /tmp, /home/nonroot, and the copyright
+# files of the Debian packages those files come from), configured as the Dockerfile at the
+# repository's root declares (read by packaging/image/config.sh): `docker build .` and
+# this script make the same image. packaging/image/README.md explains the image.
 #
 #   packaging/image/build.sh BINARY OUT.tar
+#   packaging/image/build.sh --print-config    # what it reads from the Dockerfile
 #
 # The image's architecture is the binary's (amd64 or arm64, read from its ELF header). A
 # dynamically linked binary (glibc) must have been built for this machine, whose libraries
@@ -30,26 +33,32 @@ die() {
   exit 1
 }
 
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=packaging/image/config.sh
+. "$here/config.sh"
+
+# What this script applies, as it read it from the Dockerfile: one line each, for a test
+# to hold against the Dockerfile (xtask's image_config tests).
+if [ "${1:-}" = --print-config ]; then
+  printf '%s\n' "user=$image_user" "workdir=$image_workdir" "path=$image_path" \
+    "entrypoint=$image_entrypoint_json" "cmd=$image_cmd_json" "port=$image_port" \
+    "stopsignal=$image_stopsignal"
+  printf 'label.%s\n' "${image_labels[@]}"
+  exit 0
+fi
+
 [ $# -eq 2 ] || die "usage: $0 BINARY OUT.tar"
 if [ ! -f "$1" ] || [ ! -x "$1" ]; then
   die "$1 is not an executable file"
 fi
 binary=$(readlink -f "$1")
 out=$2
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
 command -v buildah >/dev/null ||
   die "buildah is not installed (packaging/image/install-buildah.sh installs it)"
 command -v dpkg-query >/dev/null ||
   die "dpkg-query not found: the image takes its libraries and CA bundle from Debian packages"
 
-# The values of the gateway's Cargo.toml (workspace.package and crates/lifesciences-mcp).
-name=lifesciences-mcp
-description="One MCP server for STRING, Ensembl, ChEMBL and the IGVF Catalog, with identifiers that cross over"
-source_url=https://github.com/lifesciences-mcp/lifesciences-mcp
-licenses="MIT OR Apache-2.0"
-# The MCP registry checks that an image belongs to the server it lists with this label.
-registry_name=io.github.lifesciences-mcp/lifesciences-mcp
 image_ref=ghcr.io/lifesciences-mcp/lifesciences-mcp
 
 # The binary's ELF header: its machine (e_machine), and whether a program header names a
@@ -105,104 +114,33 @@ cleanup() {
 trap cleanup EXIT
 
 rootfs=$work/rootfs
-install -d -m 0755 "$rootfs"
-install -d -m 0755 "$rootfs"/{etc/ssl/certs,usr/local/bin,usr/share/doc/$name}
-install -d -m 1777 "$rootfs/tmp"
-install -m 0755 "$binary" "$rootfs/usr/local/bin/$name"
-install -m 0644 "$repo/LICENSE-MIT" "$repo/LICENSE-APACHE" "$rootfs/usr/share/doc/$name/"
-
-# The Debian package a file comes from, for its copyright file. dpkg knows the path the
-# package installed, which with merged /usr may be the /usr one (newer releases) or the
-# one ldd prints (Debian 12).
-packages=()
-package_of() {
-  local path owner
-  for path in "$1" "/usr$1" "$(readlink -f "$1")"; do
-    if owner=$(dpkg-query -S "$path" 2>/dev/null); then
-      packages+=("${owner%%:*}")
-      return
-    fi
-  done
-  die "$1 belongs to no Debian package: cannot ship its licence"
-}
-
-# Every library the dynamic loader maps, and the loader itself, at the paths the binary
-# asks for them (ldd prints `libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x…)` and
-# `/lib64/ld-linux-x86-64.so.2 (0x…)`); symbolic links are copied as the files they name.
-if $dynamic; then
-  ldd_out=$(ldd "$binary" 2>&1) || die "ldd $binary: $ldd_out"
-  if grep -q 'not found' <<<"$ldd_out"; then
-    die "$binary needs libraries this machine lacks: $ldd_out"
-  fi
-  while read -r lib; do
-    install -D -m 0755 "$(readlink -f "$lib")" "$rootfs$lib"
-    package_of "$lib"
-  done < <(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) print $i }' <<<"$ldd_out")
-fi
-
-# Root certificates where rustls-platform-verifier (through rustls-native-certs and
-# openssl-probe) looks first on Linux: /etc/ssl/certs/ca-certificates.crt.
-bundle=/etc/ssl/certs/ca-certificates.crt
-[ -s "$bundle" ] || die "$bundle is missing: apt-get install ca-certificates"
-install -m 0644 "$bundle" "$rootfs$bundle"
-packages+=(ca-certificates)
-
-cat >"$rootfs/etc/passwd" <<'EOF'
-root:x:0:0:root:/root:/sbin/nologin
-nonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin
-EOF
-cat >"$rootfs/etc/group" <<'EOF'
-root:x:0:
-nonroot:x:65532:
-EOF
-# glibc's lookups: the hosts file, then DNS (its files and dns modules are part of libc).
-cat >"$rootfs/etc/nsswitch.conf" <<'EOF'
-passwd: files
-group: files
-hosts: files dns
-EOF
-chmod 0644 "$rootfs"/etc/{passwd,group,nsswitch.conf}
-
-for package in $(printf '%s\n' "${packages[@]}" | sort -u); do
-  copyright=/usr/share/doc/$package/copyright
-  [ -f "$copyright" ] || die "$copyright is missing: cannot ship $package's licence"
-  install -D -m 0644 "$copyright" "$rootfs$copyright"
-done
-
-# The user's home, the one thing the user owns.
-install -d -m 0755 "$rootfs/home"
-install -d -m 0700 "$rootfs/home/nonroot"
+"$here/rootfs.sh" "$binary" "$rootfs"
 
 # Added as archives, which say each file's owner: root owns everything else.
 tar --create --file "$work/rootfs.tar" --directory "$rootfs" --numeric-owner \
-  --owner=0 --group=0 --exclude=./home/nonroot .
+  --owner=0 --group=0 --exclude=".$image_workdir" .
 tar --create --file "$work/home.tar" --directory "$rootfs" --numeric-owner \
-  --owner=65532 --group=65532 --no-recursion ./home/nonroot
+  --owner="${image_user%%:*}" --group="${image_user##*:}" --no-recursion ".$image_workdir"
 container=$("${bah[@]}" from scratch)
 "${bah[@]}" add --quiet "$container" "$work/rootfs.tar" /
 "${bah[@]}" add --quiet "$container" "$work/home.tar" /
-labels=(
-  --label "io.modelcontextprotocol.server.name=$registry_name"
-  --label "org.opencontainers.image.title=$name"
-  --label "org.opencontainers.image.description=$description"
-  --label "org.opencontainers.image.version=$version"
-  --label "org.opencontainers.image.source=$source_url"
-  --label "org.opencontainers.image.url=$source_url"
-  --label "org.opencontainers.image.documentation=$source_url/tree/main/packaging/image"
-  --label "org.opencontainers.image.licenses=$licenses"
-)
+labels=()
+for label in "${image_labels[@]}"; do
+  labels+=(--label "$label")
+done
+labels+=(--label "org.opencontainers.image.version=$version")
 if [ -n "$revision" ]; then
   labels+=(--label "org.opencontainers.image.revision=$revision")
 fi
 "${bah[@]}" config \
   --os linux --arch "$arch" \
-  --user 65532:65532 \
-  --workingdir /home/nonroot \
-  --env PATH=/usr/local/bin:/usr/bin:/bin \
-  --entrypoint "[\"/usr/local/bin/$name\"]" \
-  --cmd '["serve", "--http", "0.0.0.0:8000"]' \
-  --port 8000/tcp \
-  --stop-signal SIGTERM \
+  --user "$image_user" \
+  --workingdir "$image_workdir" \
+  --env "PATH=$image_path" \
+  --entrypoint "$image_entrypoint_json" \
+  --cmd "$image_cmd_json" \
+  --port "$image_port" \
+  --stop-signal "$image_stopsignal" \
   --created-by "packaging/image/build.sh" \
   "${labels[@]}" \
   "$container"

@@ -43,11 +43,13 @@ const REPOSITORY: &str = "https://github.com/lifesciences-mcp/lifesciences-mcp";
 pub(crate) const IMAGE: &str = "ghcr.io/lifesciences-mcp/lifesciences-mcp";
 
 /// Where the answers come from, and their privacy notices: every Ensembl, EBI Search,
-/// ChEMBL and UniChem request goes to EMBL-EBI; STRING's access and licensing terms; the
-/// project's own page says what goes where, including the IGVF Catalog's.
+/// ChEMBL and UniChem request goes to EMBL-EBI; STRING's access and licensing terms;
+/// UniProt's privacy notice; the project's own page says what goes where, including the
+/// IGVF Catalog's.
 const PRIVACY_POLICIES: &[&str] = &[
     "https://www.ebi.ac.uk/data-protection/privacy-notice/embl-ebi-public-website",
     "https://string-db.org/cgi/access",
+    "https://www.uniprot.org/help/privacy",
     "https://github.com/lifesciences-mcp/lifesciences-mcp/blob/main/docs/privacy.md",
 ];
 
@@ -74,8 +76,8 @@ const SETTINGS: &[Setting] = &[
         var: lifesciences_core::cli::TOOLSETS_VAR,
         kind: "string",
         title: "Databases",
-        description: "Which databases to serve, comma-separated: string, ensembl, chembl, igvf.",
-        default: Some("string,ensembl,chembl,igvf"),
+        description: "Which databases to serve, comma-separated: string, ensembl, chembl, igvf, uniprot; or all.",
+        default: Some("all"),
     },
     Setting {
         key: "string_caller_identity",
@@ -213,8 +215,8 @@ pub(crate) fn manifest(binaries: &[PlatformBinary]) -> anyhow::Result<Value> {
         "name": Gateway::NAME,
         "display_name": Gateway::TITLE,
         "version": Gateway::VERSION,
-        "description": "STRING, Ensembl, ChEMBL and the IGVF Catalog for AI agents: genes, proteins, interactions, compounds, variants, with identifiers that cross over.",
-        "long_description": "Every answer says where it came from (database, release, the exact requests) so it can be cited. The queries you ask go to EMBL-EBI (Ensembl, EBI Search, ChEMBL, UniChem), STRING and the IGVF Catalog; nothing else is sent anywhere, and the extension keeps no record of them beyond an in-memory cache.",
+        "description": "STRING, Ensembl, ChEMBL, the IGVF Catalog and UniProt for AI agents: genes, proteins, interactions, compounds, variants, with identifiers that cross over.",
+        "long_description": "Every answer says where it came from (database, release, the exact requests) so it can be cited. The queries you ask go to EMBL-EBI (Ensembl, EBI Search, ChEMBL, UniChem), STRING, the IGVF Catalog and UniProt; nothing else is sent anywhere, and the extension keeps no record of them beyond an in-memory cache.",
         "author": {"name": "lifesciences-mcp developers", "url": REPOSITORY},
         "repository": {"type": "git", "url": REPOSITORY},
         "homepage": REPOSITORY,
@@ -269,7 +271,7 @@ pub(crate) fn server_json(bundle_url: &str, bundle_sha256: &str) -> Value {
         "$schema": SERVER_SCHEMA,
         "name": REGISTRY_NAME,
         "title": Gateway::TITLE,
-        "description": "STRING, Ensembl, ChEMBL and IGVF Catalog tools for agents, with provenance on every answer.",
+        "description": "STRING, Ensembl, ChEMBL, IGVF Catalog and UniProt for agents, with provenance on every answer.",
         "websiteUrl": REPOSITORY,
         "repository": {"url": REPOSITORY, "source": "github"},
         "version": version,
@@ -602,7 +604,17 @@ mod tests {
                 s.key
             );
         }
-        // The defaults are the server's own.
+        // The defaults are the server's own: every database is served.
+        let toolsets = settings["toolsets"]["default"].as_str().unwrap();
+        let gateway = Gateway::from_env(&lifesciences_core::Env::from_pairs(&[(
+            "LIFESCIENCES_TOOLSETS",
+            toolsets,
+        )]))
+        .unwrap();
+        assert_eq!(
+            gateway.toolsets().count(),
+            lifesciences_mcp::Toolset::ALL.len()
+        );
         assert_eq!(
             settings["string_caller_identity"]["default"],
             "lifesciences-mcp"

@@ -13,6 +13,7 @@ pub(crate) mod igvf;
 pub(crate) mod script;
 pub(crate) mod scripts;
 pub(crate) mod string;
+pub(crate) mod uniprot;
 pub(crate) mod walkthrough;
 
 use std::path::{Path, PathBuf};
@@ -34,7 +35,7 @@ pub(crate) fn run(only: Option<&str>) -> anyhow::Result<()> {
     } else {
         servers::select(only)?
     };
-    // The gateway's session runs after the four servers', with the whole demo or alone.
+    // The gateway's session runs after the servers', with the whole demo or alone.
     if only.is_none() || gateway_only {
         entries.push(servers::gateway());
     }

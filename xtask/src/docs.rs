@@ -1,8 +1,9 @@
 //! `cargo xtask docs`: what is generated from the code, so the documentation cannot drift
 //! from it: `docs/tools.md` (the servers' tool definitions, their catalog figures and the
-//! cross-reference registry), the README's configuration and politeness tables (from
-//! the upstreams' descriptions), between markers, and each server's `src/tools.json`
-//! (the definitions it embeds and serves).
+//! cross-reference registry), the README's configuration and politeness tables and
+//! `docs/citing.md`'s licence and citation table (from the upstreams' descriptions),
+//! between markers, and each server's `src/tools.json` (the definitions it embeds and
+//! serves).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -19,6 +20,7 @@ use crate::servers::{self, ServerEntry};
 
 const TOOLS: &str = "docs/tools.md";
 const README: &str = "README.md";
+const CITING: &str = "docs/citing.md";
 
 pub(crate) fn run(check: bool) -> anyhow::Result<()> {
     let root = crate::workspace_root();
@@ -34,10 +36,15 @@ pub(crate) fn run(check: bool) -> anyhow::Result<()> {
     let readme = std::fs::read_to_string(&readme_path)
         .with_context(|| format!("cannot read {}", readme_path.display()))?;
     let readme_rendered = render_readme(&readme, &servers)?;
+    let citing_path = root.join(CITING);
+    let citing = std::fs::read_to_string(&citing_path)
+        .with_context(|| format!("cannot read {}", citing_path.display()))?;
+    let citing_rendered = render_citing(&citing, &servers)?;
     let tools_rendered = render(&servers, &gateway);
     let mut files = vec![
         (TOOLS.to_owned(), tools_rendered),
         (README.to_owned(), readme_rendered),
+        (CITING.to_owned(), citing_rendered),
     ];
     // The definitions each server embeds and serves.
     for server in servers.iter().chain(std::iter::once(&gateway)) {
@@ -61,7 +68,7 @@ pub(crate) fn run(check: bool) -> anyhow::Result<()> {
             );
         }
         println!(
-            "{TOOLS}, the generated parts of {README} and each server's src/tools.json are up to date"
+            "{TOOLS}, the generated parts of {README} and {CITING}, and each server's src/tools.json are up to date"
         );
         return Ok(());
     }
@@ -81,24 +88,67 @@ pub(crate) fn run(check: bool) -> anyhow::Result<()> {
 /// The README with the text between each pair of generated-section markers replaced.
 fn render_readme(readme: &str, servers: &[ServerEntry]) -> anyhow::Result<String> {
     let upstreams = distinct_upstreams(servers)?;
-    let mut out = readme.to_owned();
-    for (section, body) in [
-        ("configuration", configuration_table(&upstreams)),
-        ("politeness", politeness_table(&upstreams)),
-    ] {
+    replace_sections(
+        README,
+        readme,
+        &[
+            ("configuration", configuration_table(&upstreams)),
+            ("politeness", politeness_table(&upstreams)),
+        ],
+    )
+}
+
+/// `docs/citing.md` with its table of every source's licence and citation generated from
+/// the sources' descriptions.
+fn render_citing(citing: &str, servers: &[ServerEntry]) -> anyhow::Result<String> {
+    let upstreams = distinct_upstreams(servers)?;
+    replace_sections(CITING, citing, &[("citation", citation_table(&upstreams))])
+}
+
+/// `text` (the file `file`) with the text between each section's markers replaced by its
+/// body.
+fn replace_sections(file: &str, text: &str, sections: &[(&str, String)]) -> anyhow::Result<String> {
+    let mut out = text.to_owned();
+    for (section, body) in sections {
         let begin = format!("<!-- BEGIN GENERATED {section}: cargo xtask docs -->\n");
         let end = format!("<!-- END GENERATED {section} -->");
         let start = out
             .find(&begin)
-            .with_context(|| format!("{README} lacks the marker {begin:?}"))?
+            .with_context(|| format!("{file} lacks the marker {begin:?}"))?
             + begin.len();
         let stop = out[start..]
             .find(&end)
-            .with_context(|| format!("{README} lacks the marker {end:?}"))?
+            .with_context(|| format!("{file} lacks the marker {end:?}"))?
             + start;
-        out.replace_range(start..stop, &body);
+        out.replace_range(start..stop, body);
     }
     Ok(out)
+}
+
+/// Each source's licence (its SPDX expression, linked to where the source states it) and
+/// the paper it asks to be cited (its DOI, linked), as provenance names them.
+fn citation_table(upstreams: &[(SourceConfig, Vec<&'static str>)]) -> String {
+    let mut out = String::from(
+        "| database | `licence` | where it says so | `cite` | servers |\n|---|---|---|---|---|\n",
+    );
+    for (config, users) in upstreams {
+        let u = config.upstream;
+        let (licence, url) = match u.licence {
+            Some(l) => (format!("`{}`", l.spdx), format!("<{}>", l.url)),
+            None => ("none stated".to_owned(), String::new()),
+        };
+        let cite = match u.cite {
+            Some(doi) => format!("[`doi:{doi}`](https://doi.org/{doi})"),
+            None => "none named".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {licence} | {url} | {cite} | {} |",
+            u.name,
+            users.join(", ")
+        );
+    }
+    out
 }
 
 /// Every upstream of every server once, with the servers that use it, in server order.

@@ -28,6 +28,7 @@
 //! The mocks are in `fleet/upstreams.rs`, the clients in `fleet/mcp.rs`, the processes
 //! in `fleet/procs.rs`, the load in `fleet/load.rs`.
 
+mod fairness;
 mod load;
 mod mcp;
 mod procs;
@@ -56,6 +57,8 @@ pub(crate) enum Half {
     Redis,
     /// Parts 6 and SQLite's row of 7: stdio processes on the embedded store.
     Stdio,
+    /// Part 8 alone: two principals' fair shares of one paced upstream, three replicas.
+    Fairness,
 }
 
 /// The options of `cargo xtask fleet`.
@@ -76,6 +79,9 @@ pub(crate) struct FleetArgs {
     /// Pin every replica and process to CPU 0 at nice 10, beside a busy loop on CPU 0.
     #[arg(long)]
     starved: bool,
+    /// Part 8: the calls the heavy principal keeps in flight across the replicas.
+    #[arg(long, default_value_t = 90)]
+    heavy: usize,
     /// Start the replicas with `serve --http … --stateless`.
     #[arg(long)]
     stateless: bool,
@@ -158,6 +164,12 @@ async fn fleet(args: &FleetArgs, binary: &Path, redis: Option<PathBuf>) -> anyho
         hits: Vec::new(),
     };
     println!("{}\n", header(&ctx, redis.is_some()));
+    if args.only == Some(Half::Fairness) {
+        let program = redis.context("part 8 needs Redis")?;
+        let redis = procs::start_redis(program)?;
+        println!("{}", fair_part(&ctx, &redis.url()).await?);
+        return Ok(());
+    }
     if let Some(program) = redis {
         redis_half(&mut ctx, program).await?;
     }
@@ -166,6 +178,15 @@ async fn fleet(args: &FleetArgs, binary: &Path, redis: Option<PathBuf>) -> anyho
     }
     println!("{}", hit_table(&ctx.hits, args.samples));
     Ok(())
+}
+
+/// Part 8 (see `fleet/fairness.rs`).
+async fn fair_part(ctx: &Ctx<'_>, redis_url: &str) -> anyhow::Result<String> {
+    let load = fairness::Load {
+        heavy_in_flight: ctx.args.heavy,
+        seconds: ctx.args.seconds.max(10),
+    };
+    fairness::part(ctx, redis_url, &load).await
 }
 
 fn header(ctx: &Ctx<'_>, with_redis: bool) -> String {
@@ -213,6 +234,7 @@ async fn redis_half(ctx: &mut Ctx<'_>, program: PathBuf) -> anyhow::Result<()> {
             env: &env,
             remove: &[ENV_OFFLINE, ENV_CACHE_TTL_SECS],
             stateless: ctx.args.stateless,
+            token: None,
         };
         let log = ctx.dir.path().join(format!("replica-{i}.log"));
         let replica = Replica::start(&plan, &log)
@@ -240,6 +262,9 @@ async fn redis_half(ctx: &mut Ctx<'_>, program: PathBuf) -> anyhow::Result<()> {
     eprintln!("fleet: part 5, Redis killed during the load");
     let part5 = outage(ctx, &callers, &replicas, &mut redis).await?;
     println!("{part5}");
+
+    tokio::time::sleep(SETTLE).await;
+    println!("{}", fair_part(ctx, &redis.url()).await?);
 
     tokio::time::sleep(SETTLE).await;
     eprintln!("fleet: part 7, store hits through Redis");

@@ -37,6 +37,8 @@ mod bench;
 mod bundle;
 mod clients;
 mod demo;
+#[cfg(test)]
+mod directories;
 mod dist;
 mod docs;
 mod fleet;

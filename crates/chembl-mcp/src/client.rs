@@ -17,8 +17,8 @@ use futures::future::try_join_all;
 use lifesciences_core::config::{RetryPolicy, parse_number};
 use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::{
-    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, ReleaseCheck, Reply,
-    Setting, Upstream, encode_path_segment,
+    ApiError, ConfigError, HealthCheck, HttpClient, Licence, LifeSciencesClient, ReleaseCheck,
+    Reply, Setting, Upstream, encode_path_segment,
 };
 use serde_json::json;
 
@@ -44,6 +44,12 @@ static CHEMBL: Upstream = Upstream {
         query: &[],
         pointer: "/chembl_db_version",
     }),
+    // docs/sources/chembl.md, "Licence and citation".
+    licence: Some(Licence {
+        spdx: "CC-BY-SA-3.0",
+        url: "https://chembl.gitbook.io/chembl-interface-documentation/about#data-licensing",
+    }),
+    cite: Some("10.1093/nar/gkad1004"),
     ..Upstream::new("ChEMBL", "CHEMBL", "https://www.ebi.ac.uk/chembl/api/data")
 };
 
@@ -73,6 +79,13 @@ static UNICHEM: Upstream = Upstream {
         about: "seconds UniChem is not asked after an outage (0–3600), so later look-ups return at ChEMBL's speed",
         query_param: None,
     }],
+    // UniChem's data are under EMBL-EBI's terms of use (docs/sources/chembl.md, "Licence
+    // and citation").
+    licence: Some(Licence {
+        spdx: "LicenseRef-EMBL-EBI",
+        url: "https://www.ebi.ac.uk/about/terms-of-use",
+    }),
+    cite: Some("10.1186/1758-2946-5-3"),
     ..Upstream::new("UniChem", "UNICHEM", "https://www.ebi.ac.uk/unichem/api/v1")
 };
 

@@ -22,7 +22,7 @@ impl McpServer for ChemblServer {
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
     const INSTRUCTIONS: &'static str = "1. chembl_search_compounds turns a name, trade name or synonym (\"imatinib\", \"Gleevec\"), a structure (similar to or containing a SMILES) or an InChIKey into compounds with CURIEs such as CHEMBL:941.\n\
         2. chembl_get_compound returns a compound's record (formula, properties, structures, synonyms, ATC, cross_references to UniProt, PubChem, DrugBank...); chembl_get_compounds_batch looks up 1-100 CURIEs; chembl_get_drug_profile gives its mechanisms, indications and warnings.\n\
-        3. chembl_search_targets turns a gene symbol, UniProt accession or name into targets (CHEMBL:203); chembl_get_target lists a target's components and the drugs acting on it; chembl_get_bioactivities ranks the measured activities of a compound and/or on a target by pChEMBL.";
+        3. chembl_search_targets turns a gene symbol, UniProt accession or name into targets (CHEMBL:203); chembl_get_target lists a target's components (their UniProt accessions go to uniprot_get_protein) and the drugs acting on it; chembl_get_bioactivities ranks the measured activities of a compound and/or on a target by pChEMBL.";
 
     fn from_env(env: &Env) -> Result<Self, ConfigError> {
         Ok(Self {

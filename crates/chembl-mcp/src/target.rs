@@ -20,7 +20,7 @@ pub(crate) struct TargetSummary {
     #[serde(rename = "type")]
     pub kind: Option<String>,
     pub organism: Option<String>,
-    /// UniProt accessions of its proteins.
+    /// UniProt accessions of its proteins, for uniprot_get_protein.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub uniprot: Vec<String>,
     /// Gene symbols of its proteins.

@@ -14,8 +14,8 @@ use std::collections::HashMap;
 
 use lifesciences_core::notify::{Level, notify};
 use lifesciences_core::{
-    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, ReleaseCheck, Reply,
-    Upstream, encode_path_segment,
+    ApiError, ConfigError, HealthCheck, HttpClient, Licence, LifeSciencesClient, ReleaseCheck,
+    Reply, Upstream, encode_path_segment,
 };
 use serde::Serialize;
 
@@ -55,6 +55,14 @@ static ENSEMBL: Upstream = Upstream {
         query: &[],
         pointer: "/releases/0",
     }),
+    // Ensembl states no licence, only that it imposes no restrictions on the use of its
+    // data: SPDX's form for terms of one's own (docs/sources/ensembl.md, "Licence and
+    // citation").
+    licence: Some(Licence {
+        spdx: "LicenseRef-Ensembl",
+        url: "https://www.ensembl.org/info/about/legal/disclaimer.html",
+    }),
+    cite: Some("10.1093/nar/gkae1071"),
     ..Upstream::new("Ensembl", "ENSEMBL", "https://rest.ensembl.org")
 };
 
@@ -66,6 +74,13 @@ static EBI_SEARCH: Upstream = Upstream {
         path: "ensembl_gene",
         query: &[("query", "BRCA2"), ("size", "1"), ("format", "json")],
     },
+    // EMBL-EBI's terms of use, which add no constraint to the data owner's (here
+    // Ensembl's); docs/sources/ensembl.md, "Licence and citation".
+    licence: Some(Licence {
+        spdx: "LicenseRef-EMBL-EBI",
+        url: "https://www.ebi.ac.uk/about/terms-of-use",
+    }),
+    cite: Some("10.1093/nar/gkv316"),
     ..Upstream::new(
         "EBI Search",
         "EBI_SEARCH",

@@ -9,7 +9,7 @@
 //! name the embedded spec does not list for the endpoint ([`Endpoint::allowed`]).
 
 use lifesciences_core::{
-    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Reply, Upstream,
+    ApiError, ConfigError, HealthCheck, HttpClient, Licence, LifeSciencesClient, Reply, Upstream,
 };
 use serde::de::DeserializeOwned;
 
@@ -25,6 +25,13 @@ static CATALOG: Upstream = Upstream {
         path: "health",
         query: &[],
     },
+    // What the catalog's own OpenAPI description states (the embedded spec's
+    // `info.description`); it names no paper to cite (docs/sources/igvf.md, "Licence and
+    // citation").
+    licence: Some(Licence {
+        spdx: "CC-BY-4.0",
+        url: "https://api.catalogkg.igvf.org/openapi",
+    }),
     ..Upstream::new(
         "IGVF Catalog",
         "IGVF_CATALOG",
@@ -639,6 +646,22 @@ pub(crate) fn quoted(values: &[String]) -> String {
 mod tests {
     use super::*;
     use lifesciences_core::{ErrorCode, UpstreamFailure};
+
+    #[test]
+    fn the_licence_is_the_one_the_catalogs_own_description_states() {
+        let spec: serde_json::Value = serde_json::from_str(crate::spec::SPEC_JSON).unwrap();
+        let description = spec["info"]["description"].as_str().unwrap();
+        assert!(
+            description.contains(
+                "Data is licensed under the <a href=https://creativecommons.org/licenses/by/4.0/"
+            ),
+            "{description}"
+        );
+        let licence = CATALOG.licence.unwrap();
+        assert_eq!(licence.spdx, "CC-BY-4.0");
+        assert_eq!(licence.url, "https://api.catalogkg.igvf.org/openapi");
+        assert_eq!(CATALOG.cite, None, "the catalog names no paper to cite");
+    }
 
     /// A failed request as the HTTP client reports it: the status and the body sent.
     fn failure(status: u16, body: &str) -> ApiError {

@@ -100,7 +100,7 @@ pub(crate) struct ProteinEntity {
     /// UniProt protein names.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<String>,
-    /// UniProt accessions of this isoform, e.g. `P49711-2`.
+    /// UniProt accessions of this isoform, e.g. `P49711-2`, for uniprot_get_protein.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub uniprot_ids: Vec<String>,
     /// MANE Select protein of its gene.
@@ -389,7 +389,11 @@ pub(crate) fn protein(p: Protein) -> ProteinEntity {
             continue;
         };
         let key = match name {
-            "AlphaFoldDB" => Some(XrefKey::Uniprot),
+            // AlphaFold DB files its model under the UniProt accession.
+            "AlphaFoldDB" => {
+                pairs.push((XrefKey::Alphafold, id));
+                Some(XrefKey::Uniprot)
+            }
             "HGNC" => Some(XrefKey::Hgnc),
             "GeneID" => Some(XrefKey::Entrez),
             "Ensembl" if is_ensembl_transcript(id) => Some(XrefKey::EnsemblTranscript),
@@ -609,7 +613,8 @@ mod tests {
                 "ensembl_transcript": ["ENST00000264010"], "uniprot": ["P49711-2", "P49711"],
                 "entrez": "10664", "refseq": ["NP_006556.1"], "ucsc": "uc002etl.4",
                 "chembl": "CHEMBL4523233", "opentargets": "ENSG00000102974",
-                "string": "9606.ENSP00000494538", "kegg": "hsa:10664", "pdb": ["1X6H"]
+                "string": "9606.ENSP00000494538", "kegg": "hsa:10664", "pdb": ["1X6H"],
+                "alphafold": "P49711"
             })
         );
     }

@@ -20,7 +20,7 @@ impl McpServer for IgvfServer {
     const TITLE: &'static str = "IGVF Catalog knowledge graph";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
     const INSTRUCTIONS: &'static str = "1. Start from anything: igvf_get_entity or igvf_resolve_id detect any ID or gene symbol (rsID, SPDI, HGVS, CA…, ENSG, HGNC, MONDO…); igvf_search_region takes a locus like chr17:41.2M-41.3M (GRCh38/GRCm39, 1-based inclusive like Ensembl and UCSC; every position returned is too, SPDI IDs excepted).\n\
-        2. Use the returned ids with igvf_find_associations (regulatory, genetic, physical, functional, pharmacological, transcripts, all) and igvf_find_ld; igvf_query_associations ranks one kind (top eQTLs in a tissue, co-expressed genes by z-score), with or without an entity.\n\
+        2. Use the returned ids with igvf_find_associations (regulatory, genetic, physical, functional, pharmacological, transcripts, all) and igvf_find_ld; igvf_query_associations ranks one kind (top eQTLs in a tissue, co-expressed genes by z-score), with or without an entity. A protein's UniProt accessions go to uniprot_get_protein.\n\
         3. igvf_list_sources gives valid filter values; resources igvf://guide/identifiers and igvf://examples/queries show every form.";
     const RESOURCES: &'static [StaticResource] = crate::resources::RESOURCES;
 

@@ -77,6 +77,24 @@ fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }
 
+/// A file of a hundred principals, the last one `static_token`'s: a token is compared
+/// with each of them.
+fn tokens_file(folder: &TempFolder, static_token: &str) -> std::path::PathBuf {
+    let file = folder.path().join("tokens");
+    let digest: String = ring::digest::digest(&ring::digest::SHA256, static_token.as_bytes())
+        .as_ref()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let mut lines = String::new();
+    for i in 0..99 {
+        lines.push_str(&format!("user{i} sha256:{:064x}\n", i + 1));
+    }
+    lines.push_str(&format!("bench sha256:{digest}\n"));
+    std::fs::write(&file, lines).unwrap();
+    file
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let n: usize = std::env::var("BENCH_REQUESTS")
@@ -88,21 +106,8 @@ async fn main() {
     let ed = SigningKey::ed25519("ed-1");
     issuer.publish(vec![issuer.key().jwk(), es.jwk(), ed.jwk()]);
     let folder = TempFolder::new("bench-auth").unwrap();
-    let file = folder.path().join("tokens");
     let static_token = "bench-static-token-0123456789abcdef";
-    let digest: String = ring::digest::digest(&ring::digest::SHA256, static_token.as_bytes())
-        .as_ref()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    // A file of a hundred principals: the token is compared with each of them.
-    let mut lines = String::new();
-    for i in 0..99 {
-        lines.push_str(&format!("user{i} sha256:{:064x}\n", i + 1));
-    }
-    lines.push_str(&format!("bench sha256:{digest}\n"));
-    std::fs::write(&file, lines).unwrap();
-
+    let file = tokens_file(&folder, static_token);
     let mut env = issuer.env();
     env.push((TOKENS_FILE_VAR, file.display().to_string()));
     // High enough that the loop is never held by the request rate.

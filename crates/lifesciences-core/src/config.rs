@@ -434,6 +434,19 @@ pub struct Setting {
     pub query_param: Option<&'static str>,
 }
 
+/// The terms a source's data are used under, as the source states them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Licence {
+    /// An SPDX licence expression: an identifier of the SPDX License List
+    /// (<https://spdx.org/licenses/>), e.g. `CC-BY-4.0`; for terms on no list (a statement
+    /// that the data carry no restrictions, an institute's terms of use) a `LicenseRef-`
+    /// identifier, SPDX's form for a licence of its own (`LicenseRef-Ensembl`), which the
+    /// source's page in `docs/sources/` quotes.
+    pub spdx: &'static str,
+    /// The page where the source states them.
+    pub url: &'static str,
+}
+
 /// One upstream, described once by its source client: who it is, where it lives, how
 /// politely to call it, and how to see that it is there. Core turns it into a
 /// [`SourceConfig`] (applying the environment), and the README's configuration and
@@ -475,13 +488,20 @@ pub struct Upstream {
     pub follow_redirects: bool,
     /// Variables of its own beyond the common ones.
     pub settings: &'static [Setting],
+    /// The terms its data are used under; `None` when it states none. Each answer's
+    /// provenance names them.
+    pub licence: Option<Licence>,
+    /// The DOI of the paper it asks its users to cite (`10.1093/nar/gkae1113`, without a
+    /// prefix); `None` when it names none. Each answer's provenance names it as
+    /// `doi:<DOI>`.
+    pub cite: Option<&'static str>,
 }
 
 impl Upstream {
     /// A description with the common defaults: 10 requests/s, 10 in flight, the global
     /// timeout, the standard retries, POSTs not cached, a GET of the base URL as health
     /// check, no release check, no headers kept, redirects followed, no settings of its
-    /// own. Use it with struct update syntax.
+    /// own, no licence or citation. Use it with struct update syntax.
     pub const fn new(
         name: &'static str,
         env_prefix: &'static str,
@@ -505,6 +525,8 @@ impl Upstream {
             keep_headers: &[],
             follow_redirects: true,
             settings: &[],
+            licence: None,
+            cite: None,
         }
     }
 

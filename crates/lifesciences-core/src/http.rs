@@ -596,7 +596,7 @@ impl HttpClient {
     /// Tell the current tool call's provenance that it asks this request.
     fn asking(&self, prepared: &Prepared) -> Option<provenance::Slot> {
         provenance::asking(
-            self.inner.config.name(),
+            self.inner.config.upstream,
             || Arc::new(self.clone()) as Arc<dyn ReleaseSource>,
             || provenance::Asked {
                 method: prepared.method.as_str().to_owned(),

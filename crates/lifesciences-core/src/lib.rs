@@ -42,7 +42,7 @@ pub mod xref;
 pub use args::{Parameters, SearchQuery, in_range, lenient};
 pub use client::{Env, LifeSciencesClient};
 pub use config::{
-    ConfigError, HealthCheck, ReleaseCheck, RetryPolicy, Setting, SourceConfig, Upstream,
+    ConfigError, HealthCheck, Licence, ReleaseCheck, RetryPolicy, Setting, SourceConfig, Upstream,
 };
 pub use envelope::{ErrorBody, ErrorCode, ErrorEnvelope, Pagination, PaginationEnvelope};
 pub use error::{ApiError, Guidance, MIN_QUERY_CHARS, UpstreamFailure};

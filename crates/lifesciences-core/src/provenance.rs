@@ -1,7 +1,8 @@
 //! Where an answer came from: for each source that contributed to a tool call's result,
 //! the database, the data release its answers were retrieved under (when the source
-//! says), the upstream requests the answer was built from, when they were retrieved, and
-//! whether the cache served them.
+//! says), the licence its data are under and the paper it asks to be cited by (from its
+//! [`Upstream`] description), the upstream requests the answer was built from, when they
+//! were retrieved, and whether the cache served them.
 //!
 //! [`Served`](crate::server::Served) runs every tool call inside `scope`; the HTTP
 //! client notes every request a call makes (`asking`) and every answer it reads
@@ -15,12 +16,15 @@
 //! call did not make (a source's daily release look-up, which runs in a task of its own)
 //! are never recorded. Building it never waits: it is plain bookkeeping on the answer path.
 //!
-//! **Invariant:** provenance stays small (at most about 1 KB, see [`MAX_BYTES`]) whatever
-//! the call asked: a request longer than [`MAX_REQUEST_CHARS`] is named by its method,
-//! URL, body length and the SHA-256 of its body, never cut, and a source's many requests
-//! are summarised as the first few and their count. The full record then stays reachable
-//! (`full`: a `provenance://` resource, and `call --provenance full`), kept in this
-//! process and in the store.
+//! **Invariant:** provenance stays within 1 KB ([`MAX_BYTES`]) whatever the call asked
+//! and however many sources answered: a request longer than [`MAX_REQUEST_CHARS`] is
+//! named by its method, URL, body length and the SHA-256 of its body, never cut; a
+//! source's many requests are summarised as the first few and their count, fewer while
+//! the whole is over 1 KB, and, for an answer from many databases, none: each source is
+//! then named with its release, licence, citation and retrieval time only. The licence
+//! and citation are never dropped. The full record then stays reachable (`full`: a
+//! `provenance://` resource, and `call --provenance full`), kept in this process and in
+//! the store.
 
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -32,6 +36,8 @@ use rmcp::schemars::{self, JsonSchema};
 use serde::Serialize;
 use serde_with::skip_serializing_none;
 
+use crate::config::Upstream;
+
 /// A request whose text is longer than this is named by its method, URL, body length and
 /// the SHA-256 of its body instead (a 2,000-identifier POST would otherwise fill the
 /// answer with a body no one can read).
@@ -39,7 +45,7 @@ pub const MAX_REQUEST_CHARS: usize = 200;
 /// The most requests named per source before the rest are only counted.
 const MAX_LISTED: usize = 3;
 /// What provenance may take in an answer (its JSON, in bytes): beyond it, fewer requests
-/// are listed per source, down to one.
+/// are listed per source, down to none.
 pub const MAX_BYTES: usize = 1024;
 /// The scheme of a full record's resource URI: `provenance://<id>`.
 pub const RESOURCE_SCHEME: &str = "provenance://";
@@ -61,7 +67,7 @@ pub(crate) struct Asked {
 /// One upstream request a call made, and its answer once read.
 #[derive(Clone)]
 struct Record {
-    source: &'static str,
+    source: &'static Upstream,
     release_of: Arc<dyn ReleaseSource>,
     asked: Asked,
     /// When the upstream sent the answer, whether the cache served it, and the release
@@ -97,7 +103,7 @@ pub(crate) async fn scope<F: Future>(call: F) -> (F::Output, Recorder) {
 /// then serves it) keeps its first place. Outside a tool call (`check`, a release
 /// look-up) nothing happens and there is no place.
 pub(crate) fn asking(
-    source: &'static str,
+    source: &'static Upstream,
     release_of: impl FnOnce() -> Arc<dyn ReleaseSource>,
     request: impl FnOnce() -> Asked,
 ) -> Option<Slot> {
@@ -106,13 +112,13 @@ pub(crate) fn asking(
         let asked = request();
         if let Some(at) = records
             .iter()
-            .position(|r| r.source == source && r.asked == asked)
+            .position(|r| r.source.name == source.name && r.asked == asked)
         {
             return Slot(at);
         }
         let release_of = records
             .iter()
-            .find(|r| r.source == source)
+            .find(|r| r.source.name == source.name)
             .map_or_else(release_of, |r| Arc::clone(&r.release_of));
         records.push(Record {
             source,
@@ -221,7 +227,7 @@ fn sha256(bytes: &[u8]) -> String {
 
 /// One source's answered requests, in the order asked.
 struct Group {
-    source: &'static str,
+    source: &'static Upstream,
     release_of: Arc<dyn ReleaseSource>,
     answers: Vec<(Asked, SystemTime, Origin, Option<Arc<str>>)>,
 }
@@ -238,7 +244,10 @@ impl Recorder {
                     continue;
                 };
                 let answer = (record.asked.clone(), *at, *origin, release.clone());
-                match groups.iter_mut().find(|g| g.source == record.source) {
+                match groups
+                    .iter_mut()
+                    .find(|g| g.source.name == record.source.name)
+                {
                     Some(group) => group.answers.push(answer),
                     None => groups.push(Group {
                         source: record.source,
@@ -256,6 +265,9 @@ impl Recorder {
                 .collect(),
             full: None,
         };
+        // Each round lists fewer requests per source, down to none: the answer then
+        // names its sources only (what each is, its release, licence and citation), and
+        // the full record every request.
         let mut listed = MAX_LISTED;
         loop {
             let mut shortened = false;
@@ -267,9 +279,13 @@ impl Recorder {
                         shortened |= short;
                         brief
                     });
-                    // Many requests: the first few, and how many there were.
-                    if source.requests.len() > listed + 1 {
-                        source.requests_total = Some(source.requests.len());
+                    let count = source.requests.len();
+                    if listed == 0 && count > 0 {
+                        source.requests.clear();
+                        shortened = true;
+                    } else if count > listed + 1 {
+                        // Many requests: the first few, and how many there were.
+                        source.requests_total = Some(count);
                         source.requests.truncate(listed);
                         shortened = true;
                     }
@@ -280,18 +296,23 @@ impl Recorder {
                 sources,
                 full: None,
             };
-            if !shortened {
+            if shortened {
+                let id = record_id(&full);
+                provenance.full = Some(format!("{RESOURCE_SCHEME}{id}"));
+                if listed == 0 || size_of(&provenance) <= MAX_BYTES {
+                    return (provenance, Some((id, full)));
+                }
+            } else if listed == 0 || size_of(&provenance) <= MAX_BYTES {
                 return (provenance, None);
-            }
-            let id = record_id(&full);
-            provenance.full = Some(format!("{RESOURCE_SCHEME}{id}"));
-            let size = serde_json::to_vec(&provenance).map_or(0, |v| v.len());
-            if size <= MAX_BYTES || listed == 1 {
-                return (provenance, Some((id, full)));
             }
             listed -= 1;
         }
     }
+}
+
+/// The bytes `provenance` takes in an answer (its JSON).
+fn size_of(provenance: &Provenance) -> usize {
+    serde_json::to_vec(provenance).map_or(0, |v| v.len())
 }
 
 impl Group {
@@ -305,8 +326,10 @@ impl Group {
             }
         }
         SourceProvenance {
-            database: self.source.to_owned(),
+            database: self.source.name.to_owned(),
             release: (!releases.is_empty()).then(|| releases.join(", ")),
+            licence: self.source.licence.map(|l| l.spdx.to_owned()),
+            cite: self.source.cite.map(|doi| format!("doi:{doi}")),
             retrieved_at: rfc3339(
                 self.answers
                     .iter()
@@ -356,10 +379,20 @@ pub struct SourceProvenance {
     /// `ChEMBL_35`, `12.0`; several, comma-separated, when cached answers of an earlier
     /// release were used); absent when the source does not say or had not said yet.
     pub release: Option<String>,
+    /// The terms its data are used under, as an SPDX licence expression (`CC-BY-4.0`), or
+    /// `LicenseRef-<name>` for terms on no licence list (the source's own statement,
+    /// quoted in this project's `docs/citing.md`); absent when the source states none.
+    pub licence: Option<String>,
+    /// The paper the database asks its users to cite, as `doi:<DOI>`; absent when it
+    /// names none.
+    pub cite: Option<String>,
     /// The requests the result was built from, to re-run or cite: a GET as its URL, a POST
     /// as `POST <url> <body>`. One longer than 200 characters is named as `<method> <url>
     /// (body <n> bytes, sha256 <hex>)` (a long query likewise); the full text is in the
-    /// record `full` names.
+    /// record `full` names. Absent when the answer, from many databases, names its
+    /// sources only: `full` then names the record with every request.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(default)]
     pub requests: Vec<String>,
     /// How many requests there were, when only the first of them are listed.
     #[schemars(range(min = 1))]
@@ -382,7 +415,7 @@ pub struct SourceProvenance {
 
 impl Provenance {
     /// One line for a result a model reads as text only (a picture): each source, its
-    /// release and retrieval time, and its requests.
+    /// release, licence and citation, its retrieval time, and its requests.
     pub fn as_text(&self) -> String {
         let sources: Vec<String> = self
             .sources
@@ -398,15 +431,30 @@ impl Provenance {
                     (false, true) => ", from the cache",
                     (false, false) => "",
                 };
+                let terms: Vec<String> = [
+                    s.licence.clone(),
+                    s.cite.as_deref().map(|doi| format!("cite {doi}")),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                let terms = if terms.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", terms.join("; "))
+                };
                 let more = s
                     .requests_total
                     .map(|total| format!(" (first {} of {total})", s.requests.len()))
                     .unwrap_or_default();
+                let requests = if s.requests.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}{more}", s.requests.join(" ; "))
+                };
                 format!(
-                    "{}{release}, retrieved {}{cached}: {}{more}",
-                    s.database,
-                    s.retrieved_at,
-                    s.requests.join(" ; ")
+                    "{}{release}{terms}, retrieved {}{cached}{requests}",
+                    s.database, s.retrieved_at,
                 )
             })
             .collect();

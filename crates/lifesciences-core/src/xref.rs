@@ -53,6 +53,7 @@ pub enum XrefKey {
     Mondo,
     Efo,
     Pdb,
+    Alphafold,
     PubchemCompound,
     PubchemSubstance,
 }
@@ -92,7 +93,7 @@ use Cardinality::{Many, One};
 
 /// The registry: every key a `cross_references` object may hold, in the order they are
 /// serialised.
-pub static REGISTRY: [XrefSpec; 25] = [
+pub static REGISTRY: [XrefSpec; 26] = [
     spec(
         "hgnc",
         XrefKey::Hgnc,
@@ -126,7 +127,7 @@ pub static REGISTRY: [XrefSpec; 25] = [
         XrefKey::Uniprot,
         &[r"^([OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9]([A-Z][A-Z0-9]{2}[0-9]){1,2})(-\d+)?$"],
         Many,
-        "UniProtKB accessions, e.g. P04637",
+        "UniProtKB accessions, e.g. P04637 (uniprot_get_protein takes them)",
     ),
     spec(
         "entrez",
@@ -255,6 +256,13 @@ pub static REGISTRY: [XrefSpec; 25] = [
         "PDB structure IDs (1TUP) or PDB ligand codes (STI)",
     ),
     spec(
+        "alphafold",
+        XrefKey::Alphafold,
+        &[r"^([OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9]([A-Z][A-Z0-9]{2}[0-9]){1,2})$"],
+        One,
+        "AlphaFold DB predicted structure, named by its UniProt accession, e.g. P04637 (https://alphafold.ebi.ac.uk/entry/P04637)",
+    ),
+    spec(
         "pubchem_compound",
         XrefKey::PubchemCompound,
         &[r"^\d+$"],
@@ -353,6 +361,16 @@ impl XrefKey {
                 }
             }
             XrefKey::Uniprot | XrefKey::Drugbank | XrefKey::Pdb => v.to_ascii_uppercase(),
+            // AlphaFold DB's own model ID, `AF-P04637-F1` (the first fragment of the
+            // accession's model), names the same entry as the accession.
+            XrefKey::Alphafold => {
+                let upper = v.to_ascii_uppercase();
+                let model = upper.strip_prefix("AF-").and_then(|rest| {
+                    let (accession, fragment) = rest.rsplit_once("-F")?;
+                    digits(fragment).then_some(accession)
+                });
+                model.unwrap_or(&upper).to_owned()
+            }
             XrefKey::Entrez => strip(v, &["NCBIGene:", "GeneID:", "Entrez:"]),
             XrefKey::Pubmed => curie(v, "PMID", &["PMID:", "PMID", "pubmed:"]),
             XrefKey::Chembl => {
@@ -549,8 +567,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_registry_has_25_keys_in_enum_order_with_compiling_patterns() {
-        assert_eq!(REGISTRY.len(), 25);
+    fn the_registry_has_26_keys_in_enum_order_with_compiling_patterns() {
+        assert_eq!(REGISTRY.len(), 26);
         for (i, spec) in REGISTRY.iter().enumerate() {
             assert_eq!(spec.key as usize, i, "{} out of order", spec.name);
             assert_eq!(XrefKey::from_name(spec.name), Some(spec.key));
@@ -562,7 +580,7 @@ mod tests {
         let mut names: Vec<_> = REGISTRY.iter().map(|s| s.name).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 25, "names are unique");
+        assert_eq!(names.len(), 26, "names are unique");
     }
 
     #[test]
@@ -591,10 +609,11 @@ mod tests {
             (XrefKey::Mondo, "MONDO:0007254"),
             (XrefKey::Efo, "EFO:0000311"),
             (XrefKey::Pdb, "1TUP"),
+            (XrefKey::Alphafold, "P04637"),
             (XrefKey::PubchemCompound, "2244"),
             (XrefKey::PubchemSubstance, "144203627"),
         ];
-        assert_eq!(examples.len(), 25);
+        assert_eq!(examples.len(), 26);
         for (key, value) in examples {
             assert!(key.is_valid(value), "{} rejects {value}", key.name());
         }
@@ -631,6 +650,29 @@ mod tests {
             "P04637-",
         ] {
             assert!(!XrefKey::Uniprot.is_valid(other), "{other}");
+        }
+    }
+
+    /// AlphaFold DB files a protein's predicted structure under its UniProt accession
+    /// (<https://alphafold.ebi.ac.uk/entry/P04637>); its model ID `AF-P04637-F1` names the
+    /// same entry. An isoform, a model file's name or a gene symbol is no entry.
+    #[test]
+    fn an_alphafold_entry_is_a_uniprot_accession_and_its_model_id_reads_as_one() {
+        let x = CrossReferences::new().with(XrefKey::Alphafold, "af-p04637-f1");
+        assert_eq!(x.first(XrefKey::Alphafold), Some("P04637"));
+        assert_eq!(
+            XrefKey::Alphafold.normalise("AF-A0A024R161-F2"),
+            "A0A024R161"
+        );
+        for other in [
+            "P04637-2",
+            "AF-P04637-F1-model_v4",
+            "AF-P04637",
+            "CYP2D6",
+            "1TUP",
+        ] {
+            let normalised = XrefKey::Alphafold.normalise(other);
+            assert!(!XrefKey::Alphafold.is_valid(&normalised), "{other}");
         }
     }
 
@@ -717,7 +759,7 @@ mod tests {
     fn schema_lists_every_key_and_forbids_others() {
         let schema = schemars::schema_for!(CrossReferences);
         let json = serde_json::to_value(&schema).unwrap();
-        assert_eq!(json["properties"].as_object().unwrap().len(), 25);
+        assert_eq!(json["properties"].as_object().unwrap().len(), 26);
         assert_eq!(json["additionalProperties"], false);
         assert_eq!(json["properties"]["uniprot"]["type"], "array");
         assert_eq!(json["properties"]["hgnc"]["type"], "string");

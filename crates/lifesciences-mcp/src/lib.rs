@@ -1,9 +1,10 @@
-//! lifesciences-mcp: one MCP server for STRING, Ensembl, ChEMBL and the IGVF Catalog.
+//! lifesciences-mcp: one MCP server for STRING, Ensembl, ChEMBL, the IGVF Catalog and
+//! UniProt.
 //!
-//! It serves every tool of the four servers unchanged (same names, arguments and
+//! It serves every tool of the five servers unchanged (same names, arguments and
 //! results), each call handed to the server it belongs to, plus
 //! `lifesciences_map_ids`, which carries an identifier from one database to the others.
-//! The four servers are built from one environment, so a source two of them use has one
+//! The servers are built from one environment, so a source two of them use has one
 //! client: one cache, one coalescing table and one politeness budget.
 //!
 //! Code map: `servers` (the servers served, each named once), `toolsets` (which of their

@@ -1,4 +1,4 @@
-//! `lifesciences-mcp`: every tool of the four servers in one process (stdio by default;
+//! `lifesciences-mcp`: every tool of the five servers in one process (stdio by default;
 //! see `lifesciences-mcp --help`).
 
 fn main() -> std::process::ExitCode {

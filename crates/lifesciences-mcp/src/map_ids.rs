@@ -1,13 +1,14 @@
 //! `lifesciences_map_ids`: an identifier of one database in the forms of the others,
 //! each with the tool that takes it next.
 //!
-//! Every hop is a call of one of the four servers' own tools, in-process, through the
+//! Every hop is a call of one of the five servers' own tools, in-process, through the
 //! shared upstream clients (so a hop another call made already is answered from the
 //! cache). The paths:
 //!
 //! | input | path |
 //! |---|---|
-//! | gene symbol, UniProt, HGNC, NCBI Gene, RefSeq | `ensembl_search_genes` → the gene path |
+//! | gene symbol, HGNC, NCBI Gene, RefSeq | `ensembl_search_genes` → the gene path |
+//! | UniProt accession or isoform | `uniprot_get_protein` (gene symbol, Ensembl gene and protein, HGNC, NCBI Gene, RefSeq, STRING, ChEMBL target) |
 //! | Ensembl gene | the gene path: `ensembl_get_gene` (HGNC, UniProt, NCBI Gene, RefSeq) → `string_search_proteins` (STRING) and `chembl_search_targets` (ChEMBL target, by UniProt) |
 //! | Ensembl transcript | `ensembl_get_transcript` → its gene → the gene path |
 //! | STRING protein | `string_search_proteins` (its preferred name) → the symbol path |
@@ -54,9 +55,9 @@ pub(crate) struct MapIdsArgs {
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
 pub(crate) struct Equivalent {
-    /// `symbol`, `ensembl_gene`, `ensembl_transcript`, `uniprot`, `hgnc`, `ncbi_gene`,
-    /// `refseq`, `string`, `chembl_target`, `chembl_compound`, `pubchem_compound`,
-    /// `inchikey`, `rsid`, `spdi`, `hgvs`, `clingen_allele`.
+    /// `symbol`, `ensembl_gene`, `ensembl_transcript`, `ensembl_protein`, `uniprot`,
+    /// `hgnc`, `ncbi_gene`, `refseq`, `string`, `chembl_target`, `chembl_compound`,
+    /// `pubchem_compound`, `inchikey`, `rsid`, `spdi`, `hgvs`, `clingen_allele`.
     pub namespace: String,
     /// The identifier, in the form `next_tool` takes.
     pub id: String,
@@ -196,10 +197,10 @@ impl Mapper<'_> {
 }
 
 impl Gateway {
-    /// Map identifiers across STRING, Ensembl, ChEMBL and the IGVF Catalog, each
-    /// equivalent with the tool that takes it next, using the databases' own mappings:
-    /// a gene (symbol, Ensembl, UniProt, HGNC, NCBI Gene, RefSeq, STRING) to all of
-    /// these and its ChEMBL targets; a compound (CHEMBL, InChIKey, PubChem CID) to its
+    /// Map identifiers across STRING, Ensembl, ChEMBL, the IGVF Catalog and UniProt,
+    /// each equivalent with the tool that takes it next, using the databases' own
+    /// mappings: a gene or protein (symbol, Ensembl, UniProt, HGNC, NCBI Gene, RefSeq,
+    /// STRING) to all of these and its ChEMBL targets; a compound (CHEMBL, InChIKey, PubChem CID) to its
     /// ChEMBL ID, InChIKey, CID and targets' UniProt; a variant (rsID, SPDI) to rsID, SPDI, HGVS.
     /// Example: `{"ids": ["TP53", "CHEMBL25", "rs80357906"]}`.
     #[tool(

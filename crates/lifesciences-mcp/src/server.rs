@@ -10,8 +10,8 @@ use lifesciences_core::{ConfigError, Declared, Env, McpServer, StaticResource};
 use crate::servers::{Servers, Toolset};
 use crate::toolsets;
 
-/// Every tool of STRING, Ensembl, ChEMBL and the IGVF Catalog in one server, plus
-/// `lifesciences_map_ids`. Cheap to clone: clones share the upstream clients.
+/// Every tool of STRING, Ensembl, ChEMBL, the IGVF Catalog and UniProt in one server,
+/// plus `lifesciences_map_ids`. Cheap to clone: clones share the upstream clients.
 #[derive(Debug, Clone)]
 pub struct Gateway {
     pub(crate) servers: Servers,
@@ -28,12 +28,12 @@ impl Gateway {
 
 impl McpServer for Gateway {
     const NAME: &'static str = "lifesciences-mcp";
-    const TITLE: &'static str = "STRING, Ensembl, ChEMBL and IGVF Catalog";
+    const TITLE: &'static str = "STRING, Ensembl, ChEMBL, IGVF Catalog and UniProt";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
     const INSTRUCTIONS: &'static str = "Five databases, one server; tools are prefixed by their database.\n\
         1. Genes and transcripts (coordinates, cross-references, variants, sequences, orthologues): ensembl_*. Protein interactions and gene-set enrichment: string_*. Compounds, drug targets and bioactivities: chembl_*. Variants, regulatory elements, QTLs and disease links: igvf_*. Proteins (function, location, domains, modified residues, disease variants, structures; UniProt's own ID mapping): uniprot_*; every UniProt accession opens with uniprot_get_protein.\n\
         2. To carry an identifier to another database, call lifesciences_map_ids: a symbol, Ensembl, UniProt, HGNC, NCBI Gene, RefSeq, STRING, ChEMBL, InChIKey, rsID or SPDI becomes its equivalents, each with the tool that takes it next.\n\
-        3. A typical path: chembl_get_target (a drug's target) → lifesciences_map_ids (its UniProt accession) → ensembl_get_gene → string_get_interactions (each partner's cross_references carry its STRING and Ensembl protein IDs) → igvf_query_associations.";
+        3. A typical path: chembl_get_target (a drug's target and its UniProt accession) → uniprot_get_protein, uniprot_get_features (binding sites, disease variants, structures) → lifesciences_map_ids (its Ensembl gene and STRING protein) → ensembl_get_gene → string_get_interactions (each partner's cross_references carry its STRING and Ensembl protein IDs) → igvf_query_associations.";
     const RESOURCES: &'static [StaticResource] = IgvfServer::RESOURCES;
     const TOOLSETS: &'static [&'static str] = Toolset::NAMES;
 

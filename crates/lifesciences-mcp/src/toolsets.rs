@@ -1,4 +1,4 @@
-//! Toolsets: the four databases (and the crossing tool, always served), chosen with
+//! Toolsets: the five databases (and the crossing tool, always served), chosen with
 //! `--toolsets` or `LIFESCIENCES_TOOLSETS`. Some clients pass only the first tools of a
 //! long list to the model (Cursor: 40), so a user can serve fewer.
 

@@ -11,8 +11,8 @@
 use bytes::Bytes;
 use lifesciences_core::schemars::{self, JsonSchema};
 use lifesciences_core::{
-    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, ReleaseCheck, Reply,
-    Setting, Upstream, UpstreamFailure,
+    ApiError, ConfigError, HealthCheck, HttpClient, Licence, LifeSciencesClient, ReleaseCheck,
+    Reply, Setting, Upstream, UpstreamFailure,
 };
 use serde::Deserialize;
 
@@ -47,6 +47,12 @@ static STRING: Upstream = Upstream {
         about: "sent as `caller_identity` on every STRING request, so STRING knows who is calling",
         query_param: Some("caller_identity"),
     }],
+    // docs/sources/string.md, "Licence and citation".
+    licence: Some(Licence {
+        spdx: "CC-BY-4.0",
+        url: "https://string-db.org/cgi/access?footer_active_subpage=licensing",
+    }),
+    cite: Some("10.1093/nar/gkae1113"),
     ..Upstream::new("STRING", "STRING", "https://string-db.org/api")
 };
 

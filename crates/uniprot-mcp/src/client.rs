@@ -19,8 +19,8 @@ use std::time::Duration;
 
 use lifesciences_core::config::parse_number;
 use lifesciences_core::{
-    ApiError, ConfigError, HealthCheck, HttpClient, LifeSciencesClient, Meta, ReleaseCheck, Reply,
-    Setting, Upstream, encode_path_segment,
+    ApiError, ConfigError, HealthCheck, HttpClient, Licence, LifeSciencesClient, Meta,
+    ReleaseCheck, Reply, Setting, Upstream, encode_path_segment,
 };
 use url::Url;
 
@@ -63,6 +63,12 @@ static UNIPROT: Upstream = Upstream {
         about: "seconds uniprot_map_ids waits for an ID-mapping job to finish (1–120) before answering that it is still running",
         query_param: None,
     }],
+    // docs/sources/uniprot.md, "Licence and citation".
+    licence: Some(Licence {
+        spdx: "CC-BY-4.0",
+        url: "https://www.uniprot.org/help/license",
+    }),
+    cite: Some("10.1093/nar/gkae1010"),
     ..Upstream::new("UniProt", "UNIPROT", "https://rest.uniprot.org")
 };
 

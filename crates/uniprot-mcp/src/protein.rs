@@ -155,8 +155,9 @@ pub(crate) struct Protein {
     pub isoform_count: Option<usize>,
     /// The same protein elsewhere: Ensembl gene, transcripts and protein (unversioned),
     /// HGNC, NCBI Gene, RefSeq proteins, ChEMBL target, STRING, BioGRID, Guide to
-    /// Pharmacology, KEGG, OMIM gene, PDB structures (best resolution first). Lists hold
-    /// at most 10 values (see `cross_reference_counts`).
+    /// Pharmacology, KEGG, OMIM gene, PDB structures (best resolution first), AlphaFold
+    /// DB's predicted structure. Lists hold at most 10 values (see
+    /// `cross_reference_counts`).
     pub cross_references: CrossReferences,
     /// The full number of values of each `cross_references` list cut to its first 10.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]

@@ -119,7 +119,7 @@ pub(crate) fn canonical_isoform(entry: &Entry) -> Option<&str> {
 /// the full count of each list that was cut. Ensembl: the gene, every transcript (the
 /// MANE Select one first) and one protein (MANE Select's, else the canonical isoform's);
 /// RefSeq protein IDs (MANE Select's first); OMIM's gene number (not the phenotypes', which
-/// name diseases); PDB IDs best resolution first.
+/// name diseases); PDB IDs best resolution first; AlphaFold DB's entry (the accession).
 pub(crate) fn cross_references(
     entry: &Entry,
     list_max: usize,
@@ -180,6 +180,9 @@ pub(crate) fn cross_references(
     for s in structures(entry) {
         full.add(XrefKey::Pdb, s.pdb);
     }
+    if let Some(model) = first("AlphaFoldDB") {
+        full.add(XrefKey::Alphafold, model);
+    }
     cap(&full, list_max)
 }
 
@@ -232,7 +235,8 @@ mod tests {
                 "string": "9606.ENSP00000222219",
                 "biogrid": "108116",
                 "kegg": "hsa:1777",
-                "omim": "126350"
+                "omim": "126350",
+                "alphafold": "O00115"
             })
         );
         assert!(counts.is_empty());

@@ -33,6 +33,7 @@ pub(crate) fn spec(name: &str) -> Option<Spec> {
         "ensembl-mcp" => Some(ensembl()),
         "chembl-mcp" => Some(chembl()),
         "igvf-mcp" => Some(igvf()),
+        "uniprot-mcp" => Some(uniprot()),
         _ => None,
     }
 }
@@ -160,5 +161,25 @@ fn igvf() -> Spec {
             }),
         )],
         about: "1 GET genes",
+    }
+}
+
+/// UniProt: a search of reviewed entries is one GET `uniprotkb/search?query=…`, answered
+/// with a recorded page of two entries (UniProt's rows need not echo the query). A search
+/// rather than an entry look-up: no accession or entry name can hold the 11 digits a
+/// distinct call carries.
+fn uniprot() -> Spec {
+    Spec {
+        tool: "uniprot_search_proteins",
+        args: r#"{"query": "Q{n}", "reviewed_only": true}"#,
+        upstreams: vec![("UNIPROT_API_URL", "/uniprot")],
+        routes: vec![Route::fixture(
+            "GET",
+            "^/uniprot/uniprotkb/search$",
+            "uniprot-mcp",
+            "uniprotkb_search__F1MAB7_OR_O14975.json",
+            None,
+        )],
+        about: "1 GET uniprotkb/search",
     }
 }

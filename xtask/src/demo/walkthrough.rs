@@ -1,6 +1,6 @@
 //! The cross-database walkthrough (`docs/walkthrough.md`), replayed: every call the page
 //! shows is made against the server binaries, with one mock upstream serving the recorded
-//! responses of all four sources, and each result must contain the trimmed result the
+//! responses of every source, and each result must contain the trimmed result the
 //! page shows under it. The page stays true because the demo fails when it is not.
 //!
 //! A call is a fenced `text` block holding one command line, `<bin> call <tool> '<json>'`;
@@ -197,7 +197,7 @@ pub(crate) async fn replay(
     let on = if entries.iter().any(|e| e.name == crate::servers::GATEWAY) {
         "on the gateway"
     } else {
-        "across the four servers"
+        "across the servers"
     };
     println!("\n━━━ walkthrough ━━━ {PAGE}, replayed {on}");
     let mut clients = BTreeMap::new();
@@ -209,7 +209,7 @@ pub(crate) async fn replay(
     for call in &calls {
         println!("\n▶ {} call {} {}", call.server, call.tool, call.arguments);
         // With the gateway built, every call goes through it: the page's path across
-        // the four databases, in one server.
+        // the databases, in one server.
         let Some(client) = (if clients.contains_key(call.server.as_str()) {
             clients
                 .get(crate::servers::GATEWAY)

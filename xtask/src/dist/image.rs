@@ -610,3 +610,6 @@ fn output(command: &mut Command) -> anyhow::Result<String> {
 fn run(command: &mut Command) -> anyhow::Result<()> {
     output(command).map(drop)
 }
+
+#[cfg(test)]
+mod tests;

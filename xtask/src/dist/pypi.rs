@@ -8,7 +8,10 @@
 //! Checked as a user meets it: its description carries the MCP registry's ownership
 //! marker, it fits the size budget, and installed with `pip install --no-index` into a
 //! fresh virtual environment, and run with `uvx --offline --from <wheel>`, it answers
-//! `initialize` and lists every tool.
+//! `initialize` and lists every tool. In that environment `import lifesciences_mcp`
+//! drives the installed binary against the notebook's recorded answers
+//! (`packaging/pypi/smoke_module.py`), without pandas, then again once
+//! `pip install "<wheel>[pandas]"` has fetched pandas from PyPI (tables, the notebook).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -239,10 +242,52 @@ fn smoke_pip(wheel: &Path) -> anyhow::Result<Smoke> {
     )?;
     let installed = venv_program(&venv, "lifesciences-mcp");
     let seen = smoke::speaks_mcp(&installed, &[], &[], &scratch.0)?;
+    let bare = smoke_module(&venv, &scratch.0)?;
+    let wheel_arg = wheel.to_str().context("wheel path is not UTF-8")?;
+    run(
+        Command::new(venv_program(&venv, "python"))
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--disable-pip-version-check",
+                "--quiet",
+            ])
+            .arg(format!("{wheel_arg}[pandas]")),
+        "pip install <wheel>[pandas] (pandas from PyPI)",
+    )?;
+    let with_pandas = smoke_module(&venv, &scratch.0)?;
     Ok(Smoke {
-        server: format!("{} (pip install, then the installed command)", seen.server),
+        server: format!(
+            "{} (pip install, then the installed command; {bare}; with the [pandas] extra: {with_pandas})",
+            seen.server
+        ),
         ..seen
     })
+}
+
+/// `packaging/pypi/smoke_module.py` run with the environment's Python, as a notebook runs
+/// it: `import lifesciences_mcp` starts the installed binary against the notebook's
+/// recorded answers. Its line of what it saw.
+fn smoke_module(venv: &Path, dir: &Path) -> anyhow::Result<String> {
+    let script = crate::workspace_root().join("packaging/pypi/smoke_module.py");
+    let mut python = Command::new(venv_program(venv, "python"));
+    python
+        .arg(script)
+        .current_dir(dir)
+        // Its line holds → and ×, whatever the console's code page.
+        .env("PYTHONIOENCODING", "utf-8")
+        .env("RUST_LOG", "error");
+    for (key, _) in std::env::vars() {
+        if key.starts_with("LIFESCIENCES_") || key.ends_with("_API_URL") {
+            python.env_remove(&key);
+        }
+    }
+    let seen = run(
+        &mut python,
+        "packaging/pypi/smoke_module.py (import lifesciences_mcp)",
+    )?;
+    Ok(seen.trim().to_owned())
 }
 
 /// `uvx --offline --from <wheel> lifesciences-mcp` with a cache of its own: once cold
@@ -314,5 +359,24 @@ mod tests {
         assert!(!declares_mcp_name(
             "mcp-name: io.github.lifesciences-mcp/other"
         ));
+    }
+
+    /// The notebook, and the module's smoke test with it, must never reach a real
+    /// database: its recorded upstream points every upstream the gateway asks at itself.
+    #[test]
+    fn the_notebooks_recorded_upstream_stands_in_for_every_upstream() {
+        let helper = std::fs::read_to_string(
+            crate::workspace_root().join("docs/notebook/recorded_upstream.py"),
+        )
+        .unwrap();
+        let upstreams = (crate::servers::gateway().upstreams)().unwrap();
+        assert!(upstreams.len() >= 7, "{} upstreams", upstreams.len());
+        for config in upstreams {
+            let var = config.upstream.url_var();
+            assert!(
+                helper.contains(&format!("\"{var}\": \"/")),
+                "docs/notebook/recorded_upstream.py does not point {var} at itself"
+            );
+        }
     }
 }

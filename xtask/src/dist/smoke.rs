@@ -31,12 +31,15 @@ impl std::fmt::Display for Smoke {
     }
 }
 
-/// The gateway's tools, all toolsets served: what every artifact must list.
-pub(crate) const EXPECTED_TOOLS: usize = 32;
+/// The gateway's tools, all toolsets served: what every artifact must list (its declared
+/// tools, so a toolset added to the gateway is expected without another edit).
+pub(crate) fn expected_tools() -> usize {
+    <lifesciences_mcp::Gateway as lifesciences_core::McpServer>::tools().len()
+}
 
 /// Spawn `program args…` in `dir` with `env` (and nothing of this process's own
 /// `LIFESCIENCES_*`/`*_API_URL` settings), talk MCP over its stdio, and check it answers
-/// `initialize` and lists [`EXPECTED_TOOLS`] tools, within 60 s.
+/// `initialize` and lists [`expected_tools`] tools, within 60 s.
 pub(crate) fn speaks_mcp(
     program: &Path,
     args: &[&str],
@@ -83,11 +86,9 @@ pub(crate) fn speaks_mcp(
         .await
         .with_context(|| format!("{shown}: no answer within 60 s"))?
         .with_context(|| format!("{shown} does not speak MCP over stdio"))?;
-        if session.tools != EXPECTED_TOOLS {
-            bail!(
-                "{shown} lists {} tools, not {EXPECTED_TOOLS}",
-                session.tools
-            );
+        let expected = expected_tools();
+        if session.tools != expected {
+            bail!("{shown} lists {} tools, not {expected}", session.tools);
         }
         Ok(session)
     })
@@ -103,4 +104,18 @@ pub(crate) fn run(command: &[String]) -> anyhow::Result<()> {
     let smoke = speaks_mcp(Path::new(program), &args, &[], &std::env::current_dir()?)?;
     println!("{program}: {smoke}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use lifesciences_core::McpServer as _;
+
+    /// What every artifact must list is what the gateway's binary serves: the definitions
+    /// it embeds.
+    #[test]
+    fn the_expected_tools_are_the_gateways_served_definitions() {
+        let served: Vec<serde_json::Value> =
+            serde_json::from_str(lifesciences_mcp::Gateway::DEFINITIONS.unwrap()).unwrap();
+        assert_eq!(super::expected_tools(), served.len());
+    }
 }

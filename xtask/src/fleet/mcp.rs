@@ -85,14 +85,17 @@ impl Caller {
 /// stateless and sends no session id).
 pub(crate) struct HttpSession {
     addr: SocketAddr,
+    /// Sent as `Authorization: Bearer …` on every request, when the replica checks one.
+    token: Option<String>,
     session: Option<String>,
     protocol: String,
     next_id: AtomicU64,
 }
 
 impl HttpSession {
-    /// `initialize`, then `notifications/initialized`.
-    pub(crate) async fn open(addr: SocketAddr) -> anyhow::Result<Self> {
+    /// `initialize`, then `notifications/initialized`, presenting `token` (when the
+    /// replica checks one) on every request.
+    pub(crate) async fn open_as(addr: SocketAddr, token: Option<&str>) -> anyhow::Result<Self> {
         let initialize = json!({
             "jsonrpc": "2.0", "id": 0, "method": "initialize",
             "params": {
@@ -103,7 +106,7 @@ impl HttpSession {
         });
         let answer = exchange(
             addr,
-            &post(addr, None, PROTOCOL_VERSION, &initialize),
+            &post(addr, token, None, PROTOCOL_VERSION, &initialize),
             Some(0),
         )
         .await?;
@@ -122,6 +125,7 @@ impl HttpSession {
             .to_owned();
         let this = Self {
             addr,
+            token: token.map(str::to_owned),
             session,
             protocol,
             next_id: AtomicU64::new(1),
@@ -129,7 +133,13 @@ impl HttpSession {
         let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
         let answer = exchange(
             addr,
-            &post(addr, this.session.as_deref(), &this.protocol, &initialized),
+            &post(
+                addr,
+                this.token.as_deref(),
+                this.session.as_deref(),
+                &this.protocol,
+                &initialized,
+            ),
             None,
         )
         .await?;
@@ -151,7 +161,13 @@ impl HttpSession {
         });
         let answer = exchange(
             self.addr,
-            &post(self.addr, self.session.as_deref(), &self.protocol, &request),
+            &post(
+                self.addr,
+                self.token.as_deref(),
+                self.session.as_deref(),
+                &self.protocol,
+                &request,
+            ),
             Some(id),
         )
         .await?;
@@ -190,11 +206,20 @@ pub(crate) async fn health(addr: SocketAddr) -> anyhow::Result<Value> {
 }
 
 /// A POST of one JSON-RPC message to `/mcp`.
-fn post(addr: SocketAddr, session: Option<&str>, protocol: &str, message: &Value) -> String {
+fn post(
+    addr: SocketAddr,
+    token: Option<&str>,
+    session: Option<&str>,
+    protocol: &str,
+    message: &Value,
+) -> String {
     let body = message.to_string();
-    let session = session
+    let mut session = session
         .map(|id| format!("Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: {protocol}\r\n"))
         .unwrap_or_default();
+    if let Some(token) = token {
+        session.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    }
     format!(
         "POST /mcp HTTP/1.1\r\nHost: {addr}\r\n{session}Content-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\

@@ -152,6 +152,8 @@ pub(crate) struct ReplicaPlan<'a> {
     pub remove: &'a [&'a str],
     /// Passes `--stateless` to `serve`.
     pub stateless: bool,
+    /// The token its first session presents, when it checks one.
+    pub token: Option<&'a str>,
 }
 
 impl Replica {
@@ -199,7 +201,7 @@ impl Replica {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let session = HttpSession::open(addr)
+        let session = HttpSession::open_as(addr, plan.token)
             .await
             .with_context(|| format!("the replica on {addr}"))?;
         Ok(Self {

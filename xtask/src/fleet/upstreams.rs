@@ -41,8 +41,9 @@ impl LoadTool {
     }
 }
 
-/// The gateway's upstreams and the fleet's calls: the bench's four servers' calls, and a
-/// free-text gene search, the one call of the gateway that reaches EBI Search.
+/// The gateway's upstreams and the fleet's calls: the bench's call of every server the
+/// gateway serves, and a free-text gene search, the one call of the gateway that reaches
+/// EBI Search.
 struct Plan {
     tools: Vec<LoadTool>,
     /// `(URL variable, path prefix)` of every upstream the calls reach.
@@ -56,8 +57,9 @@ fn plan() -> anyhow::Result<Plan> {
         prefixes: BTreeMap::new(),
         routes: Vec::new(),
     };
-    for server in ["string-mcp", "ensembl-mcp", "chembl-mcp", "igvf-mcp"] {
-        let spec = specs::spec(server).with_context(|| format!("no bench spec for {server}"))?;
+    for server in crate::servers::all() {
+        let spec = specs::spec(server.name)
+            .with_context(|| format!("no bench spec for {}", server.name))?;
         plan.tools.push(LoadTool {
             tool: spec.tool,
             template: spec.args,
@@ -267,6 +269,34 @@ impl Mocks {
             "none".to_owned()
         } else {
             parts.join(", ")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fleet's set-up without the fleet: a call for every server the gateway serves
+    /// and a mock, with its routes, for every upstream of the gateway (a server without
+    /// a bench spec, or an upstream no call reaches, stops the fleet before it starts).
+    #[tokio::test]
+    async fn every_server_has_a_call_and_every_upstream_a_mock() {
+        let mocks = Mocks::start(Duration::ZERO).await.unwrap();
+        for server in crate::servers::all() {
+            let spec = specs::spec(server.name).unwrap();
+            assert!(
+                mocks.tools.iter().any(|t| t.tool == spec.tool),
+                "{}",
+                server.name
+            );
+        }
+        let upstreams = (crate::servers::gateway().upstreams)().unwrap();
+        assert_eq!(mocks.upstreams.len(), upstreams.len());
+        let env = mocks.env();
+        for config in upstreams {
+            let var = config.upstream.url_var();
+            assert!(env.iter().any(|(k, _)| *k == var), "{var} has no mock");
         }
     }
 }

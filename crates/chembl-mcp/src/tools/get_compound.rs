@@ -40,9 +40,10 @@ pub(crate) struct GetCompoundArgs {
 impl ChemblServer {
     /// Fetch one ChEMBL compound by CURIE: name, formula, weight, SMILES, InChI and key,
     /// official name, synonyms, max phase, type, and `cross_references` to follow into
-    /// other databases (UniProt targets, PubChem CID and SIDs, DrugBank, PDB ligand, KEGG,
-    /// Guide to Pharmacology). Biologics and other structureless molecules come without
-    /// structure fields. Example: `{"chembl_id": "CHEMBL:25"}`.
+    /// other databases (UniProt targets for uniprot_get_protein, PubChem CID and SIDs,
+    /// DrugBank, PDB ligand, KEGG, Guide to Pharmacology). Biologics and other
+    /// structureless molecules come without structure fields. Example:
+    /// `{"chembl_id": "CHEMBL:25"}`.
     #[tool(
         title = "Get a ChEMBL compound",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

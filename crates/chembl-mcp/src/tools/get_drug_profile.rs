@@ -47,7 +47,7 @@ pub(crate) struct MechanismItem {
     pub target: Option<String>,
     pub target_name: Option<String>,
     pub target_type: Option<String>,
-    /// UniProt accessions of the target's proteins.
+    /// UniProt accessions of the target's proteins, for uniprot_get_protein.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub uniprot: Vec<String>,
     /// False when the drug acts indirectly.
@@ -192,10 +192,10 @@ fn warning(w: &DrugWarning) -> WarningItem {
 
 impl ChemblServer {
     /// A drug's profile: its mechanisms of action (action type, target with name and
-    /// UniProt accessions, references), indications (EFO and MeSH, max phase) and
-    /// warnings (boxed warnings, withdrawals: class, country, year), of the drug in every
-    /// form (its parent and all salts), each list saying whether it is complete. Example:
-    /// `{"chembl_id": "CHEMBL:941"}`.
+    /// UniProt accessions for uniprot_get_protein, references), indications (EFO and MeSH,
+    /// max phase) and warnings (boxed warnings, withdrawals: class, country, year), of the
+    /// drug in every form (its parent and all salts), each list saying whether it is
+    /// complete. Example: `{"chembl_id": "CHEMBL:941"}`.
     #[tool(
         title = "Get a ChEMBL drug profile",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

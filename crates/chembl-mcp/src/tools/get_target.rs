@@ -65,7 +65,7 @@ pub(crate) struct GetTargetArgs {
 #[serde_with::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub(crate) struct Component {
-    /// UniProt accession; absent for RNA and other non-proteins.
+    /// UniProt accession, for uniprot_get_protein; absent for RNA and other non-proteins.
     pub accession: Option<String>,
     pub description: Option<String>,
     /// `PROTEIN`, `RNA`…
@@ -186,10 +186,10 @@ fn drugs(
 }
 
 impl ChemblServer {
-    /// One ChEMBL target: name, type, organism, components (UniProt accession, names, and
-    /// each one's Ensembl gene and PDB structures in `cross_references`), and the drugs
-    /// acting on it with action type and max phase, approved first. Example:
-    /// `{"target_id": "CHEMBL:203"}` (EGFR).
+    /// One ChEMBL target: name, type, organism, components (UniProt accession for
+    /// uniprot_get_protein, names, and each one's Ensembl gene and PDB structures in
+    /// `cross_references`), and the drugs acting on it with action type and max phase,
+    /// approved first. Example: `{"target_id": "CHEMBL:203"}` (EGFR).
     #[tool(
         title = "Get a ChEMBL target",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

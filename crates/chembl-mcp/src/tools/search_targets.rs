@@ -71,9 +71,9 @@ fn hit(t: &Target) -> Option<TargetHit> {
 impl ChemblServer {
     /// Find ChEMBL targets by gene symbol, UniProt accession or name, optionally of one
     /// organism and type: each with its CURIE, name, type, organism, UniProt accessions
-    /// and gene symbols. Pass an id to chembl_get_bioactivities for the compounds hitting
-    /// it. Example: `{"query": "EGFR", "organism": "human", "target_type": "SINGLE
-    /// PROTEIN"}`.
+    /// (for uniprot_get_protein) and gene symbols. Pass an id to chembl_get_bioactivities
+    /// for the compounds hitting it. Example:
+    /// `{"query": "EGFR", "organism": "human", "target_type": "SINGLE PROTEIN"}`.
     #[tool(
         title = "Search ChEMBL targets",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

@@ -56,6 +56,7 @@ async fn the_binary_searches_and_rejects_over_stdio() {
         provenance,
         json!({"sources": [{
             "database": "ChEMBL", "release": "ChEMBL_35",
+            "licence": "CC-BY-SA-3.0", "cite": "doi:10.1093/nar/gkad1004",
             "requests": [format!("{chembl}/molecule/search.json?q=imatinib&limit=5&offset=0")],
             "retrieved_at": provenance["sources"][0]["retrieved_at"],
             "cached": provenance["sources"][0]["cached"]

@@ -36,6 +36,10 @@ async fn aspirin_names_chembl_35_and_unichem_and_exactly_what_each_answered() {
         .map(|s| s["database"].as_str().unwrap())
         .collect();
     assert_eq!(databases, ["ChEMBL", "UniChem"], "{first:#}");
+    assert_eq!(sources[0]["licence"], "CC-BY-SA-3.0");
+    assert_eq!(sources[0]["cite"], "doi:10.1093/nar/gkad1004");
+    assert_eq!(sources[1]["licence"], "LicenseRef-EMBL-EBI");
+    assert_eq!(sources[1]["cite"], "doi:10.1186/1758-2946-5-3");
     assert_eq!(
         sources[0].get("release"),
         None,

@@ -135,9 +135,9 @@ impl Gene {
 impl EnsemblServer {
     /// Fetch one Ensembl gene by its stable ID: symbol, name, biotype, species, assembly,
     /// chromosome coordinates and strand, canonical transcript, and cross-references to
-    /// HGNC, NCBI Gene (entrez), UniProt, RefSeq and OMIM. Works for every Ensembl
-    /// species. Takes IDs only: find a gene's ID from its symbol or name with
-    /// ensembl_search_genes. Several genes: `ensembl_ids` (up to 1000). Example:
+    /// HGNC, NCBI Gene (entrez), UniProt (for uniprot_get_protein), RefSeq and OMIM. Works
+    /// for every Ensembl species. Takes IDs only: find a gene's ID from its symbol or name
+    /// with ensembl_search_genes. Several genes: `ensembl_ids` (up to 1000). Example:
     /// `{"ensembl_id": "ENSG00000141510"}` (human TP53).
     #[tool(
         title = "Get an Ensembl gene",

@@ -101,9 +101,9 @@ impl Transcript {
 impl EnsemblServer {
     /// Fetch one Ensembl transcript by its stable ID: name, biotype, parent gene, whether
     /// it is the gene's canonical transcript, species, assembly, coordinates and strand,
-    /// and cross-references (RefSeq, UniProt, the Ensembl gene). Takes transcript IDs
-    /// (ENST…); for a gene ID use ensembl_get_gene.
-    /// Example: `{"transcript_id": "ENST00000269305"}` (human TP53-201).
+    /// and cross-references (RefSeq, the Ensembl gene, UniProt for uniprot_get_protein).
+    /// Takes transcript IDs (ENST…); for a gene ID use ensembl_get_gene. Example:
+    /// `{"transcript_id": "ENST00000269305"}` (human TP53-201).
     #[tool(
         title = "Get an Ensembl transcript",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

@@ -34,6 +34,11 @@ async fn a_gene_search_names_both_sources_and_exactly_what_each_answered() {
         .collect();
     // Ensembl first: the species is resolved against its list before the search.
     assert_eq!(databases, ["Ensembl", "EBI Search"], "{first:#}");
+    // Each with the terms it states and the paper it asks to be cited by.
+    assert_eq!(sources[0]["licence"], "LicenseRef-Ensembl");
+    assert_eq!(sources[0]["cite"], "doi:10.1093/nar/gkae1071");
+    assert_eq!(sources[1]["licence"], "LicenseRef-EMBL-EBI");
+    assert_eq!(sources[1]["cite"], "doi:10.1093/nar/gkv316");
     // The release is looked up in the background once Ensembl answered the species and
     // is idle: named if known by the end of the call, never waited for.
     assert!(

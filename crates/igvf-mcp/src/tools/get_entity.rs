@@ -237,11 +237,12 @@ impl EntityResult {
 }
 
 impl IgvfServer {
-    /// Look up one entity by any identifier: gene, variant, transcript, protein,
-    /// disease or other ontology term, drug, complex, pathway (type detected from the
-    /// form; hint overrides). Returns `_type`, `id` and cross-references; a variant also
-    /// gets CADD, gnomAD by population, nearest genes and the regulatory elements
-    /// containing it. Symbols match exactly. Example: `{"id": "BRCA1"}`.
+    /// Look up one entity by any identifier: gene, variant, transcript, protein, disease or
+    /// other ontology term, drug, complex, pathway (type detected from the form; hint
+    /// overrides). Returns `_type`, `id` and cross-references (UniProt:
+    /// uniprot_get_protein); a variant also gets CADD, gnomAD by population, nearest genes
+    /// and the regulatory elements containing it. Symbols match exactly. Example:
+    /// `{"id": "BRCA1"}`.
     #[tool(
         title = "Get an entity by any identifier",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

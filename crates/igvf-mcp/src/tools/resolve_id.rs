@@ -243,8 +243,9 @@ fn check_target(raw: &str, kind: EntityKind) -> Result<String, ApiError> {
 impl IgvfServer {
     /// Convert an identifier to all its known aliases with one lookup: a variant's rsID,
     /// SPDI, genomic HGVS and ClinGen allele ID; a gene's Ensembl ID, HGNC ID, symbol and
-    /// Entrez ID; a protein's Ensembl and UniProt IDs. Absent aliases are omitted.
-    /// `target_type` picks one. Example: `{"id": "rs80357906", "target_type": "spdi"}`.
+    /// Entrez ID; a protein's Ensembl and UniProt IDs (uniprot_get_protein). Absent aliases
+    /// are omitted. `target_type` picks one. Example:
+    /// `{"id": "rs80357906", "target_type": "spdi"}`.
     #[tool(
         title = "Resolve an identifier to its aliases",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

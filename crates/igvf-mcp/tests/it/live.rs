@@ -241,3 +241,39 @@ async fn live_brca1_clinical_variants_by_region() {
     }
     client.close().await;
 }
+
+#[tokio::test]
+#[ignore = "live: needs the network (cargo xtask live)"]
+async fn live_a_listed_source_value_is_one_the_catalog_answers_with_rows() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // The values igvf_list_sources offers come from the embedded OpenAPI description;
+    // one of them, used as a filter, must select rows in the live catalog.
+    let out = client.call_ok("igvf_list_sources", json!({})).await;
+    let disease = out["categories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["category"] == "disease")
+        .unwrap();
+    assert!(
+        disease["sources"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("ClinGen")),
+        "{disease:#}"
+    );
+    let ranked = client
+        .call_ok(
+            "igvf_query_associations",
+            json!({"kind": "disease_gene", "entity_id": "BRCA1", "source": "ClinGen", "limit": 3}),
+        )
+        .await;
+    assert!(
+        !ranked["associations"].as_array().unwrap().is_empty(),
+        "{ranked:#}"
+    );
+    client.close().await;
+}

@@ -35,6 +35,12 @@ async fn a_region_search_names_exactly_the_catalog_requests_it_read() {
         panic!("one source: {first:#}")
     };
     assert_eq!(catalog["database"], "IGVF Catalog");
+    assert_eq!(catalog["licence"], "CC-BY-4.0");
+    assert_eq!(
+        catalog.get("cite"),
+        None,
+        "the catalog names no paper to cite"
+    );
     assert_eq!(catalog.get("release"), None, "the catalog names no release");
     let mut named = requests_named(&first);
     let mut seen = requests_seen(&upstream, &[]).await;

@@ -106,10 +106,9 @@ async fn the_served_provenance_defines_every_field_it_requires() {
                     "type": "object",
                     "properties": {
                         "database": {"type": "string"},
-                        "requests": {"type": "array"},
                         "retrieved_at": {"type": "string"}
                     },
-                    "required": ["database", "requests", "retrieved_at"]
+                    "required": ["database", "retrieved_at"]
                 }}},
                 "required": ["sources"]
             }),

@@ -175,3 +175,39 @@ pub(super) struct VariantIds {
     pub(super) hgvs: Option<String>,
     pub(super) ca_id: Option<String>,
 }
+
+#[derive(Debug, Serialize)]
+pub(super) struct GetProtein<'a> {
+    pub(super) ids: [&'a str; 1],
+}
+hop!(GetProtein<'_> => "uniprot_get_protein", Proteins);
+
+#[derive(Debug, Deserialize)]
+pub(super) struct Proteins {
+    #[serde(default)]
+    pub(super) proteins: Vec<UniprotEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct UniprotEntry {
+    /// The entry's accession (a merged accession's successor; an isoform's entry).
+    pub(super) accession: String,
+    /// The gene symbol, e.g. `ADORA1`.
+    pub(super) gene: Option<String>,
+    #[serde(default)]
+    pub(super) cross_references: ProteinXrefs,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct ProteinXrefs {
+    pub(super) hgnc: Option<String>,
+    pub(super) ensembl_gene: Option<String>,
+    pub(super) ensembl_protein: Option<String>,
+    pub(super) entrez: Option<String>,
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub(super) refseq: Vec<String>,
+    /// ChEMBL's own spelling of the target, `CHEMBL226`.
+    pub(super) chembl: Option<String>,
+    /// STRING's bare ID, `9606.ENSP00000356205`.
+    pub(super) string: Option<String>,
+}

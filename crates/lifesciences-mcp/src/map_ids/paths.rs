@@ -10,8 +10,8 @@ use lifesciences_core::{ApiError, ErrorCode, call_tool};
 use super::Builder;
 use super::form::{Form, string_taxon_of, strip_string_prefix};
 use super::hops::{
-    GetCompound, GetGene, GetTarget, GetTranscript, Hop, ResolveId, SearchCompounds, SearchGenes,
-    SearchProteins, SearchTargets,
+    GetCompound, GetGene, GetProtein, GetTarget, GetTranscript, Hop, ResolveId, SearchCompounds,
+    SearchGenes, SearchProteins, SearchTargets,
 };
 use crate::server::Gateway;
 
@@ -52,7 +52,8 @@ impl Mapper<'_> {
                 self.gene_path(b, &ensg).await
             }
             Form::EnsemblTranscript => self.transcript_path(b, input).await,
-            Form::Hgnc | Form::Uniprot | Form::Refseq | Form::NcbiGene | Form::Symbol => {
+            Form::Uniprot => self.uniprot_path(b, input).await,
+            Form::Hgnc | Form::Refseq | Form::NcbiGene | Form::Symbol => {
                 self.gene_id_path(b, form, input).await
             }
         }
@@ -224,6 +225,72 @@ impl Mapper<'_> {
         }
     }
 
+    /// A UniProt accession (or an isoform's): its UniProt entry, whose cross-references
+    /// name the protein's gene, Ensembl gene and protein, HGNC, NCBI Gene, RefSeq, STRING
+    /// and ChEMBL target, in one hop. The accession fixes the organism: `species` is not
+    /// asked. A merged accession answers with its successor; a demerged or deleted one is
+    /// the input's failure, saying what became of it.
+    async fn uniprot_path(&self, b: &mut Builder, input: &str) -> Result<(), ApiError> {
+        let asked = input.to_ascii_uppercase();
+        let found = self.hop(b, &GetProtein { ids: [&asked] }).await?;
+        let Some(entry) = found.proteins.into_iter().next() else {
+            return Err(ApiError::not_found(
+                format!("UniProt has no active entry for '{input}'."),
+                "Search the protein with uniprot_search_proteins.",
+                input,
+            ));
+        };
+        let accession = entry.accession.as_str();
+        b.add("uniprot", accession, Some("uniprot_get_protein"));
+        match &entry.gene {
+            Some(gene) => b.add("symbol", gene, Some("ensembl_search_genes")),
+            None => b.missing("symbol", format!("UniProt names no gene for {accession}")),
+        }
+        let xrefs = &entry.cross_references;
+        match &xrefs.ensembl_gene {
+            Some(g) => b.add("ensembl_gene", g, Some("ensembl_get_gene")),
+            None => b.missing(
+                "ensembl_gene",
+                format!("UniProt lists no Ensembl gene for {accession}"),
+            ),
+        }
+        if let Some(p) = &xrefs.ensembl_protein {
+            b.add("ensembl_protein", p, Some("igvf_get_entity"));
+        }
+        if let Some(h) = &xrefs.hgnc {
+            b.add("hgnc", h, Some("igvf_get_entity"));
+        }
+        if let Some(e) = &xrefs.entrez {
+            b.add("ncbi_gene", e, Some("ensembl_search_genes"));
+        }
+        for r in &xrefs.refseq {
+            b.add("refseq", r, Some("ensembl_search_genes"));
+        }
+        match &xrefs.string {
+            Some(id) => b.add(
+                "string",
+                &format!("STRING:{id}"),
+                Some("string_get_interactions"),
+            ),
+            None => b.missing(
+                "string",
+                format!("UniProt lists no STRING protein for {accession}"),
+            ),
+        }
+        match &xrefs.chembl {
+            Some(id) => b.add(
+                "chembl_target",
+                &format!("CHEMBL:{}", id.trim_start_matches("CHEMBL")),
+                Some("chembl_get_target"),
+            ),
+            None => b.missing(
+                "chembl_target",
+                format!("UniProt lists no ChEMBL target for {accession}"),
+            ),
+        }
+        Ok(())
+    }
+
     /// A symbol or another database's gene ID: its Ensembl gene, then the gene path.
     async fn gene_id_path(&self, b: &mut Builder, form: Form, input: &str) -> Result<(), ApiError> {
         let query = if form == Form::NcbiGene {
@@ -288,7 +355,7 @@ impl Mapper<'_> {
             b.add("hgnc", h, Some("igvf_get_entity"));
         }
         for u in &xrefs.uniprot {
-            b.add("uniprot", u, Some("chembl_search_targets"));
+            b.add("uniprot", u, Some("uniprot_get_protein"));
         }
         if let Some(e) = &xrefs.entrez {
             b.add("ncbi_gene", e, Some("ensembl_search_genes"));
@@ -392,7 +459,7 @@ impl Mapper<'_> {
             None => b.missing("pubchem_compound", "UniChem gave no PubChem CID"),
         }
         for u in &xrefs.uniprot {
-            b.add("uniprot", u, Some("lifesciences_map_ids"));
+            b.add("uniprot", u, Some("uniprot_get_protein"));
         }
         Ok(())
     }
@@ -403,7 +470,7 @@ impl Mapper<'_> {
         "ChEMBL target".clone_into(&mut b.mapping.detected_as);
         b.add("chembl_target", id, Some("chembl_get_target"));
         for u in &target.uniprot {
-            b.add("uniprot", u, Some("lifesciences_map_ids"));
+            b.add("uniprot", u, Some("uniprot_get_protein"));
         }
         for s in &target.gene_symbols {
             b.add("symbol", s, Some("ensembl_search_genes"));

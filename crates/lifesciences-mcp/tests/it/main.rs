@@ -1,5 +1,5 @@
-//! Integration tests of the gateway: one mock upstream standing for all six sources
-//! (each under its own path), serving the four servers' own recorded fixtures; nothing
+//! Integration tests of the gateway: one mock upstream standing for all seven sources
+//! (each under its own path), serving the five servers' own recorded fixtures; nothing
 //! touches the network.
 #![expect(
     clippy::unwrap_used,
@@ -7,6 +7,7 @@
 )]
 
 mod binary;
+mod live;
 mod map_ids;
 mod provenance;
 mod regions;
@@ -39,6 +40,7 @@ pub fn env_pairs(uri: &str) -> Vec<(&'static str, String)> {
         ("CHEMBL_API_URL", format!("{uri}/chembl")),
         ("UNICHEM_API_URL", format!("{uri}/unichem")),
         ("IGVF_CATALOG_API_URL", format!("{uri}/igvf")),
+        ("UNIPROT_API_URL", format!("{uri}/uniprot")),
     ]
 }
 

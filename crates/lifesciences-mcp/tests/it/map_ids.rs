@@ -18,6 +18,21 @@ fn ids_of(mapping: &Value, namespace: &str) -> Vec<String> {
         .collect()
 }
 
+/// The tool that takes the equivalent `id` of `namespace` next.
+fn next_tool_of<'a>(mapping: &'a Value, namespace: &str, id: &str) -> &'a str {
+    let next = mapping["equivalents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["namespace"] == namespace && e["id"] == id)
+        .and_then(|e| e["next_tool"].as_str());
+    assert!(
+        next.is_some(),
+        "no next tool for {namespace} {id}: {mapping:#}"
+    );
+    next.unwrap()
+}
+
 /// Every tool a mapping names, in its path or as an equivalent's next tool, is one the
 /// gateway serves: an agent can call it.
 async fn assert_names_served(client: &lifesciences_core::testing::McpTestClient, out: &Value) {
@@ -93,6 +108,7 @@ async fn an_ensembl_gene_maps_to_every_gene_namespace_and_says_what_it_could_not
         .find(|e| e["namespace"] == "string")
         .unwrap();
     assert_eq!(string["next_tool"], "string_get_interactions");
+    assert_eq!(next_tool_of(m, "uniprot", "P04637"), "uniprot_get_protein");
     assert_eq!(
         m["path"],
         json!([
@@ -137,7 +153,7 @@ async fn a_variant_maps_through_the_catalog() {
 }
 
 /// Aspirin's full ChEMBL record (recorded molecule, mechanisms, targets, UniChem answer).
-async fn mount_aspirin(upstream: &MockServer) {
+pub(crate) async fn mount_aspirin(upstream: &MockServer) {
     let chembl = |p: &str| Mock::given(method("GET")).and(path(format!("/chembl{p}")));
     chembl("/molecule/CHEMBL25.json")
         .respond_with(fixture("chembl-mcp", "molecule__CHEMBL25.json"))
@@ -197,6 +213,12 @@ async fn an_inchikey_maps_to_its_compound_pubchem_and_target_proteins() {
     assert_eq!(ids_of(m, "inchikey"), ["BSYNRYMUTXBXSQ-UHFFFAOYSA-N"]);
     assert_eq!(ids_of(m, "pubchem_compound"), ["2244"]);
     assert!(!ids_of(m, "uniprot").is_empty(), "{m:#}");
+    for accession in ids_of(m, "uniprot") {
+        assert_eq!(
+            next_tool_of(m, "uniprot", &accession),
+            "uniprot_get_protein"
+        );
+    }
     assert_eq!(
         m["path"],
         json!(["chembl_search_compounds", "chembl_get_compound"])
@@ -275,7 +297,7 @@ async fn an_input_that_fails_fails_alone() {
 /// answering TP53's gene (the ID as Ensembl's `xrefs/symbol` gives it), and what a search
 /// asks besides: the species list (recorded), EBI Search (no hits), the batch look-up
 /// (TP53's recorded entry).
-async fn mount_tp53_search(upstream: &MockServer, query: &str) {
+pub(crate) async fn mount_tp53_search(upstream: &MockServer, query: &str) {
     Mock::given(method("GET"))
         .and(path("/ensembl/info/species"))
         .respond_with(fixture("ensembl-mcp", "info_species.json"))
@@ -313,12 +335,6 @@ async fn every_gene_identifier_kind_reaches_the_same_gene() {
     // (input, how it is read, first tool, what Ensembl's exact look-up is asked)
     for (input, form, first, lookup) in [
         ("TP53", "gene symbol", "ensembl_search_genes", "TP53"),
-        (
-            "P04637",
-            "UniProt accession",
-            "ensembl_search_genes",
-            "P04637",
-        ),
         (
             "HGNC:11998",
             "HGNC ID",
@@ -456,6 +472,7 @@ async fn a_chembl_id_that_is_no_compound_is_read_as_a_target() {
     assert_eq!(m["detected_as"], "ChEMBL target");
     assert_eq!(ids_of(m, "chembl_target"), ["CHEMBL:203"]);
     assert_eq!(ids_of(m, "uniprot"), ["P00533"]);
+    assert_eq!(next_tool_of(m, "uniprot", "P00533"), "uniprot_get_protein");
     assert_eq!(ids_of(m, "symbol"), ["EGFR"]);
     assert_eq!(m["path"], json!(["chembl_get_target"]));
     assert_names_served(&client, &out).await;
@@ -540,5 +557,127 @@ async fn ids_as_one_string_are_split_on_commas_and_line_breaks() {
     assert_eq!(e.code, ErrorCode::InvalidInput);
     assert_eq!(e.message, "'ids' holds 0 identifiers; give 1 to 20.");
     assert_eq!(paths(&upstream).await.len(), 1);
+    client.close().await;
+}
+
+/// A UniProt accession (or an isoform's) is one hop: its entry names the gene, its
+/// Ensembl gene and protein, HGNC, NCBI Gene, RefSeq proteins, STRING protein and ChEMBL
+/// target (ADORA1's recorded entry), each with the tool that takes it; nothing is asked
+/// of Ensembl, STRING or ChEMBL, and the species given does not matter.
+#[tokio::test]
+async fn a_uniprot_accession_maps_through_its_uniprot_entry_in_one_hop() {
+    let (upstream, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/uniprot/uniprotkb/P30542"))
+        .respond_with(fixture("uniprot-mcp", "uniprotkb__P30542.json"))
+        .expect(1..=2)
+        .mount(&upstream)
+        .await;
+
+    let out = client
+        .call_ok(
+            "lifesciences_map_ids",
+            json!({"ids": ["P30542", "p30542-2"], "species": "mouse"}),
+        )
+        .await;
+
+    let m = &out["results"][0];
+    assert_eq!(m["detected_as"], "UniProt accession");
+    assert_eq!(m["path"], json!(["uniprot_get_protein"]));
+    assert_eq!(ids_of(m, "uniprot"), ["P30542"]);
+    assert_eq!(next_tool_of(m, "uniprot", "P30542"), "uniprot_get_protein");
+    assert_eq!(ids_of(m, "symbol"), ["ADORA1"]);
+    assert_eq!(ids_of(m, "ensembl_gene"), ["ENSG00000163485"]);
+    // MANE Select's protein, without its version.
+    assert_eq!(ids_of(m, "ensembl_protein"), ["ENSP00000338435"]);
+    assert_eq!(ids_of(m, "hgnc"), ["HGNC:262"]);
+    assert_eq!(ids_of(m, "ncbi_gene"), ["134"]);
+    assert_eq!(ids_of(m, "refseq"), ["NP_000665.1", "NP_001041695.1"]);
+    assert_eq!(ids_of(m, "string"), ["STRING:9606.ENSP00000356205"]);
+    assert_eq!(ids_of(m, "chembl_target"), ["CHEMBL:226"]);
+    assert_eq!(
+        next_tool_of(m, "chembl_target", "CHEMBL:226"),
+        "chembl_get_target"
+    );
+    assert!(m.get("unmapped").is_none(), "{m:#}");
+    // An isoform maps through its entry.
+    let isoform = &out["results"][1];
+    assert_eq!(isoform["detected_as"], "UniProt accession");
+    assert_eq!(ids_of(isoform, "uniprot"), ["P30542"]);
+    assert_eq!(ids_of(isoform, "symbol"), ["ADORA1"]);
+    assert_eq!(out["mapped"], 2);
+    // Only UniProt was asked (the isoform's entry is the same request, perhaps
+    // answered once for both).
+    let sent = paths(&upstream).await;
+    assert!(
+        sent.iter().all(|p| p == "/uniprot/uniprotkb/P30542"),
+        "{sent:?}"
+    );
+    assert_names_served(&client, &out).await;
+    client.close().await;
+}
+
+/// An entry that lists fewer databases says which it does not list (the unreviewed
+/// *C. briggsae* A8Y1C3: no gene name, no Ensembl gene, no STRING, no ChEMBL target).
+#[tokio::test]
+async fn what_a_uniprot_entry_does_not_list_is_said_unmapped() {
+    let (upstream, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/uniprot/uniprotkb/A8Y1C3"))
+        .respond_with(fixture("uniprot-mcp", "uniprotkb__A8Y1C3.json"))
+        .mount(&upstream)
+        .await;
+
+    let out = client
+        .call_ok("lifesciences_map_ids", json!({"ids": "A8Y1C3"}))
+        .await;
+
+    let m = &out["results"][0];
+    assert_eq!(ids_of(m, "uniprot"), ["A8Y1C3"]);
+    let unmapped: Vec<&str> = m["unmapped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["namespace"].as_str().unwrap())
+        .collect();
+    assert!(unmapped.contains(&"chembl_target"), "{m:#}");
+    for u in m["unmapped"].as_array().unwrap() {
+        assert!(u["reason"].as_str().unwrap().contains("A8Y1C3"), "{m:#}");
+    }
+    assert_eq!(out["failed"], 0);
+    client.close().await;
+}
+
+/// A deleted accession fails alone, in UniProt's words (the recorded shape of an
+/// inactive record), while the other input maps.
+#[tokio::test]
+async fn a_deleted_uniprot_accession_fails_saying_what_became_of_it() {
+    let (upstream, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/uniprot/uniprotkb/O00597"))
+        .respond_with(fixture(
+            "uniprot-mcp",
+            "uniprotkb__O00597__inactive_DELETED.json",
+        ))
+        .mount(&upstream)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/uniprot/uniprotkb/P30542"))
+        .respond_with(fixture("uniprot-mcp", "uniprotkb__P30542.json"))
+        .mount(&upstream)
+        .await;
+
+    let out = client
+        .call_ok("lifesciences_map_ids", json!({"ids": ["O00597", "P30542"]}))
+        .await;
+
+    let deleted = &out["results"][0];
+    assert_eq!(deleted["error"]["code"], "ENTITY_NOT_FOUND");
+    let message = deleted["error"]["message"].as_str().unwrap();
+    assert!(message.contains("deleted O00597"), "{message}");
+    assert!(message.contains("UPI000013C29B"), "{message}");
+    assert_eq!(deleted["path"], json!(["uniprot_get_protein"]));
+    assert_eq!(out["mapped"], 1);
+    assert_eq!(out["failed"], 1);
     client.close().await;
 }

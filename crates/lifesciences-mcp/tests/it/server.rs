@@ -40,6 +40,14 @@ fn every_tool_of_every_server_is_served_unchanged() {
     assert_eq!(all, expected);
 }
 
+/// Cursor passes only the first 40 tools of a server to the model: every toolset
+/// together must fit, or a user of it loses tools without a word.
+#[test]
+fn the_gateway_serves_at_most_40_tools() {
+    let served = tools::<Gateway>().len();
+    assert!(served <= 40, "the gateway serves {served} tools");
+}
+
 #[test]
 fn the_gateway_keeps_the_promises_of_a_tool_definition() {
     assert_tool_definitions::<Gateway>();

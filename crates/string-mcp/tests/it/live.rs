@@ -193,3 +193,28 @@ async fn live_the_network_picture_and_the_enrichment_figure_are_images() {
     }
     client.close().await;
 }
+
+#[tokio::test]
+#[ignore = "live: needs the network (cargo xtask live)"]
+async fn live_the_image_url_is_the_link_string_renders_as_the_picture() {
+    if !live() {
+        return;
+    }
+    let client = client().await;
+    // The URL tool fetches nothing; the picture tool fetches the same request from STRING
+    // and names its link: a URL STRING renders is the one the picture came from.
+    let args = json!({"identifiers": SET4});
+    let out = client
+        .call_ok("string_get_network_image_url", args.clone())
+        .await;
+    let url = out["url"].as_str().unwrap();
+    assert!(url.starts_with("https://string-db.org/api/"), "{out:#}");
+    assert_eq!(out["identifiers"].as_array().unwrap().len(), SET4.len());
+    let content = client.call_picture("string_get_network_image", args).await;
+    let text = serde_json::to_string(&content).unwrap();
+    assert!(
+        text.contains(url),
+        "the picture's link is not {url}: {text:.600}"
+    );
+    client.close().await;
+}

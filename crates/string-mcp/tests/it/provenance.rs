@@ -40,6 +40,8 @@ async fn an_enrichment_names_string_12_and_the_two_posts_string_answered() {
         panic!("one source: {first:#}")
     };
     assert_eq!(string["database"], "STRING");
+    assert_eq!(string["licence"], "CC-BY-4.0");
+    assert_eq!(string["cite"], "doi:10.1093/nar/gkae1113");
     assert_eq!(string.get("cached"), None);
     // Exactly what STRING answered, bodies included; not the release look-up.
     let seen = requests_seen(&upstream, &["/json/version"]).await;

@@ -54,6 +54,10 @@ async fn an_accession_is_one_request_of_the_summary_fields_and_a_compact_protein
     assert_eq!(p["isoform_count"], 2);
     let xrefs = &p["cross_references"];
     assert_eq!(xrefs["ensembl_gene"], "ENSG00000163485", "{xrefs:#}");
+    assert_eq!(
+        xrefs["alphafold"], "P30542",
+        "AlphaFold DB's entry: {xrefs:#}"
+    );
     assert!(
         xrefs["pdb"].as_array().unwrap().len() == 5,
         "the five PDB structures: {xrefs:#}"

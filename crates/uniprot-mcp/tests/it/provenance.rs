@@ -32,6 +32,8 @@ async fn the_first_answer_names_the_release_from_uniprot_s_header() {
         panic!("one source: {provenance:#}")
     };
     assert_eq!(uniprot["database"], "UniProt");
+    assert_eq!(uniprot["licence"], "CC-BY-4.0");
+    assert_eq!(uniprot["cite"], "doi:10.1093/nar/gkae1010");
     assert_eq!(uniprot["release"], "2022_05", "{provenance:#}");
     assert_eq!(
         requests_named(&provenance),
