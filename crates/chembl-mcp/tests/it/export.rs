@@ -23,7 +23,12 @@ impl TenActivities {
             "activity__target_chembl_id=CHEMBL2842__limit=5.json",
             "activity__target_chembl_id=CHEMBL2842__limit=5__offset=5.json",
         ] {
-            rows.extend(fixtures.json(name)["activities"].as_array().unwrap().clone());
+            rows.extend(
+                fixtures.json(name)["activities"]
+                    .as_array()
+                    .unwrap()
+                    .clone(),
+            );
         }
         Self(rows)
     }
@@ -43,7 +48,9 @@ impl Respond for TenActivities {
         let total = self.0.len();
         let page: Vec<Value> = self.0.iter().skip(offset).take(limit).cloned().collect();
         let link = |at: usize| {
-            format!("/chembl/api/data/activity.json?limit={limit}&offset={at}&target_chembl_id=CHEMBL2842")
+            format!(
+                "/chembl/api/data/activity.json?limit={limit}&offset={at}&target_chembl_id=CHEMBL2842"
+            )
         };
         ResponseTemplate::new(200).set_body_json(json!({
             "activities": page,

@@ -200,6 +200,8 @@ mod tests {
             sources: vec![SourceProvenance {
                 database: "Items".to_owned(),
                 release: None,
+                licence: Some("CC-BY-4.0 https://creativecommons.org/licenses/by/4.0/".to_owned()),
+                cite: Some("doi:10.1093/nar/gkac1000".to_owned()),
                 requests: vec![
                     "https://items.example/items?q=kinase&offset=0&limit=100".to_owned(),
                 ],

@@ -25,7 +25,10 @@ async fn the_features_of_adora1_export_every_feature_paging_gives() {
     .await;
 
     let rows = exported.export["rows"].as_u64().unwrap();
-    assert_eq!(Some(rows), exported.answer["pagination"]["total_count"].as_u64());
+    assert_eq!(
+        Some(rows),
+        exported.answer["pagination"]["total_count"].as_u64()
+    );
     assert!(rows > 10, "more than one of the client's pages: {rows}");
     assert_eq!(exported.export["complete"], true);
     let column = |name: &str| exported.columns.iter().position(|c| c == name).unwrap();
@@ -33,6 +36,9 @@ async fn the_features_of_adora1_export_every_feature_paging_gives() {
     let first = &exported.rows[0];
     let evidence: Value = serde_json::from_str(&first[column("evidence")]).unwrap();
     assert!(evidence.is_array(), "{evidence}");
-    assert_eq!(first[column("type")], exported.answer["features"][0]["type"]);
+    assert_eq!(
+        first[column("type")],
+        exported.answer["features"][0]["type"]
+    );
     client.close().await;
 }
