@@ -4,7 +4,7 @@
 //!
 //! A list tool says once, where it is declared ([`Declared::paged`] or
 //! [`Declared::capped`]), which array of its answer holds the rows and which argument
-//! sets how many; core adds the [`ARGUMENT`] to its input schema ([`offer`]) and, when a
+//! sets how many; core adds the [`ARGUMENT`] to its input schema (`offer`) and, when a
 //! call carries it, pages the tool by its name as a client would (`server/export.rs`),
 //! through the same HTTP clients, budgets and fair share as every call. The rows of
 //! the table are the rows a client gets by paging the JSON; how they become cells is
@@ -213,7 +213,7 @@ pub async fn table(name: &str, owner: &str) -> Option<(Format, std::sync::Arc<st
     Some((format, text))
 }
 
-/// The table an `export://<id>.tsv` URI names (see [`table`]).
+/// The table an `export://<id>.tsv` URI names (see [`table()`]).
 pub async fn resource(uri: &str, owner: &str) -> Option<(Format, std::sync::Arc<str>)> {
     table(uri.strip_prefix(RESOURCE_SCHEME)?, owner).await
 }

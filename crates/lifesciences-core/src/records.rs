@@ -1,6 +1,6 @@
 //! What a call leaves behind to be read later, by URI: full provenance records
 //! (`provenance://<id>`, when an answer's provenance had to summarise) and exported
-//! tables (`export://<id>.tsv`). Each kind is a [`Shelf`]: kept in this process (a
+//! tables (`export://<id>.tsv`). Each kind is a `Shelf`: kept in this process (a
 //! bounded number, a bounded size) and in the store every process and replica shares, for
 //! a time, so a `resources/read` or a download on any replica finds it.
 //!

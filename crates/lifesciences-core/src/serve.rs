@@ -261,14 +261,9 @@ pub struct BindError {
     pub source: std::io::Error,
 }
 
-/// Bind and start Streamable HTTP: MCP at `/mcp`, liveness at `GET /health`. A host name
-/// in `options.addr` is also accepted as a `Host` header.
-pub async fn start_http<S: McpServer>(
-    server: S,
-    options: HttpOptions,
-) -> Result<HttpServer, ServeError> {
-    let accepting = CancellationToken::new();
-    let sessions = CancellationToken::new();
+/// The `Host` headers accepted: loopback's names, those configured, and the host name
+/// the server binds to.
+fn allowed_hosts(options: &HttpOptions) -> Vec<String> {
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(options.extra_allowed_hosts.iter().cloned());
     if let Some((host, _)) = options.addr.rsplit_once(':')
@@ -278,6 +273,18 @@ pub async fn start_http<S: McpServer>(
     {
         hosts.push(host.to_owned());
     }
+    hosts
+}
+
+/// Bind and start Streamable HTTP: MCP at `/mcp`, liveness at `GET /health`. A host name
+/// in `options.addr` is also accepted as a `Host` header.
+pub async fn start_http<S: McpServer>(
+    server: S,
+    options: HttpOptions,
+) -> Result<HttpServer, ServeError> {
+    let accepting = CancellationToken::new();
+    let sessions = CancellationToken::new();
+    let hosts = allowed_hosts(&options);
     // Browsers send `Origin`: only pages served from an allowed host may call (the MCP
     // transport spec's "MUST validate Origin"); clients that send none are not browsers.
     let origins = allowed_origins(&hosts);

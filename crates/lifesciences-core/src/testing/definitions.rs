@@ -44,7 +44,7 @@ pub const OUTPUT_AVERAGE_BUDGET_BYTES: usize = 2100;
 /// - descriptions without rustdoc link syntax and without hard line breaks inside a
 ///   paragraph;
 /// - each tool defined under the name it is declared (and so dispatched) under;
-/// - every list declared as one (see [`check_listings`]), so it takes `export`;
+/// - every list declared as one (see `check_listings`), so it takes `export`;
 /// - embedded definitions ([`McpServer::DEFINITIONS`]) that are current;
 /// - the catalog budget ([`assert_catalog_budget`]).
 pub fn assert_tool_definitions<S: McpServer>() {
