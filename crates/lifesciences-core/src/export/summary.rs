@@ -88,13 +88,21 @@ pub(crate) fn comments(made: &Made<'_>) -> Vec<String> {
             (false, false) => "",
         };
         lines.push(format!(
-            "source: {}{release}, retrieved from {}{cached}",
+            "source: {}{release}, retrieved at {}{cached}",
             source.database, source.retrieved_at
         ));
+        if let Some(licence) = &source.licence {
+            lines.push(format!("licence: {licence}"));
+        }
+        if let Some(cite) = &source.cite {
+            lines.push(format!("cite: {cite}"));
+        }
         lines.extend(source.requests.iter().map(|r| format!("request: {r}")));
     }
     lines.push(format!(
-        "cells: a nested field is a column named with dots (evidence.escore); a list is its          items joined by {sep} (or JSON when an item holds {sep} or is not a plain value); an          empty cell is an absent value",
+        "cells: a nested field is a column named with dots (evidence.escore); a list is its \
+         items joined by {sep} (or JSON when an item holds {sep} or is not a plain value); an \
+         empty cell is an absent value",
         sep = super::table::LIST_SEPARATOR
     ));
     lines

@@ -153,7 +153,7 @@ async fn an_export_holds_every_page_the_cursor_reaches_fetched_at_the_largest_pa
     );
     assert_eq!(comments[2], "250 rows from 3 page(s); complete");
     assert!(
-        comments[3].starts_with("source: Items, retrieved from "),
+        comments[3].starts_with("source: Items, retrieved at "),
         "{comments:?}"
     );
     let named: Vec<&String> = comments

@@ -31,6 +31,20 @@ async fn the_enrichment_of_four_hits_exports_every_term_paging_gives() {
 
     assert_eq!(exported.export["rows"], 111);
     assert_eq!(exported.export["complete"], true);
+    // A methods section's facts in the table itself: STRING's licence and its paper.
+    assert!(
+        exported.comments.iter().any(|c| c == "licence: CC-BY-4.0"),
+        "{:?}",
+        exported.comments
+    );
+    assert!(
+        exported
+            .comments
+            .iter()
+            .any(|c| c.starts_with("cite: doi:10.")),
+        "{:?}",
+        exported.comments
+    );
     // The terms' fields, the set's genes joined by `|`.
     let column = |name: &str| exported.columns.iter().position(|c| c == name).unwrap();
     let first = &exported.rows[0];
