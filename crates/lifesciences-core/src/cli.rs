@@ -8,12 +8,13 @@
 //!                                    HTTP: who may call (an issuer's access tokens, static tokens)
 //! <bin> tools [--json]               list the tools
 //! <bin> call TOOL [JSON | k=v ...]   call one tool once, print its result as JSON
+//!       [--format tsv|csv]           or the whole list it answers, as a table
 //! <bin> check                        probe every upstream the server uses
 //! <bin> --help | --version
 //! ```
 //!
-//! `call` exits 0 on success, 1 when the tool returned an error envelope (printed), 2 on a
-//! usage error; `check` exits 0 when every upstream answered, 1 otherwise. A server's
+//! `call` exits 0 on success, 1 when the tool returned an error envelope (printed; on
+//! stderr with `--format tsv|csv`), 2 on a usage error; `check` exits 0 when every upstream answered, 1 otherwise. A server's
 //! `main.rs` is one line: `lifesciences_core::cli::main::<Server>()`.
 //!
 //! Every command reads the environment through one [`Env`] (the log filter too): a
@@ -24,18 +25,19 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 use std::str::FromStr as _;
-use std::time::Duration;
 
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
-use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
-use serde_json::{Map, Value};
 
 use crate::client::Env;
 use crate::config;
 use crate::http::Probe;
 use crate::serve::{self, HttpOptions};
-use crate::server::{self as shape, McpServer, Served};
+use crate::server::{self as shape, McpServer};
 use crate::version;
+
+mod call;
+
+pub use call::result_json;
 
 /// Exit code: the tool returned an error envelope.
 pub const EXIT_TOOL_ERROR: u8 = 1;
@@ -114,17 +116,43 @@ enum Command {
         /// Arguments: one JSON object ('{"query":"TP53"}') or key=value pairs
         /// (query=TP53 limit=5). Values are read as JSON when the tool's schema expects
         /// a number, boolean, list or object.
-        #[arg(value_name = "JSON | KEY=VALUE", allow_hyphen_values = true)]
+        #[arg(value_name = "JSON | KEY=VALUE")]
         args: Vec<String>,
         /// `full` prints the answer's provenance with every request in full (an answer
         /// names long requests by their digest, and only the first of many).
         #[arg(long, value_enum, default_value_t = ProvenanceForm::Brief)]
         provenance: ProvenanceForm,
+        /// `tsv` or `csv` writes the whole list a list tool answers (every page, with its
+        /// provenance in `#` lines) as a table instead of the JSON answer.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Json)]
+        format: OutputFormat,
     },
     /// Check that every upstream this server uses answers: per upstream, the URL, whether
     /// it is reachable (or why not: DNS, TLS, proxy, HTTP status) and how fast. Exit 0
     /// when all are reachable, 1 otherwise.
     Check,
+}
+
+/// What `call` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// The answer as JSON.
+    Json,
+    /// The whole list as tab-separated values.
+    Tsv,
+    /// The whole list as comma-separated values.
+    Csv,
+}
+
+impl OutputFormat {
+    /// The table format, unless JSON.
+    fn table(self) -> Option<crate::export::Format> {
+        match self {
+            Self::Json => None,
+            Self::Tsv => Some(crate::export::Format::Tsv),
+            Self::Csv => Some(crate::export::Format::Csv),
+        }
+    }
 }
 
 /// How `call` prints an answer's provenance.
@@ -135,11 +163,6 @@ pub enum ProvenanceForm {
     /// The full record: every request in full.
     Full,
 }
-
-/// How long a one-shot `call` waits, after printing its answer, for the background work
-/// it started (a source's daily release look-up, a provenance record for the store), so
-/// the next process finds it done.
-const SETTLE_AFTER_CALL: Duration = Duration::from_secs(5);
 
 impl Command {
     /// Logs are for operators of a long-running HTTP server. A stdio server's stderr is
@@ -377,7 +400,8 @@ async fn execute<S: McpServer>(cli: Cli, env: Env, out: &mut (dyn Write + Send))
             tool,
             args,
             provenance,
-        }) => return call::<S>(server, &tool, &args, provenance, out).await,
+            format,
+        }) => return call::call::<S>(server, &tool, &args, provenance, format, out).await,
         Some(Command::Check) => return check::<S>(&env, out).await,
         Some(Command::Tools { .. }) => Ok(()),
     };
@@ -403,10 +427,11 @@ fn http_from_env(env: &Env, options: &mut HttpOptions) -> Result<(), String> {
     options.auth = serve::auth::Auth::from_env(env)
         .map_err(|e| e.to_string())?
         .map(std::sync::Arc::new);
-    // The host clients reach the server at is one it answers to.
-    if let Some(public) = env
+    options.public_url = env
         .var(serve::auth::PUBLIC_URL_VAR)
-        .and_then(|raw| url::Url::parse(raw.trim()).ok())
+        .and_then(|raw| url::Url::parse(raw.trim()).ok());
+    // The host clients reach the server at is one it answers to.
+    if let Some(public) = &options.public_url
         && let Some(host) = public.host_str()
     {
         let host = match public.port() {
@@ -493,78 +518,6 @@ fn list_tools<S: McpServer>(server: &S, json: bool, out: &mut dyn Write) -> Exit
     }
 }
 
-async fn call<S: McpServer>(
-    server: S,
-    tool_name: &str,
-    raw_args: &[String],
-    provenance: ProvenanceForm,
-    out: &mut (dyn Write + Send),
-) -> ExitCode {
-    crate::chores::one_shot();
-    let tools = served_tools(&server);
-    let Some(tool) = tools.iter().find(|t| t.name == tool_name) else {
-        let names: Vec<_> = tools.iter().map(|t| t.name.as_ref()).collect();
-        eprint_line(&format!(
-            "{}: unknown tool '{tool_name}'. Tools: {}",
-            S::NAME,
-            if names.is_empty() {
-                "(none)".to_owned()
-            } else {
-                names.join(", ")
-            }
-        ));
-        return ExitCode::from(EXIT_USAGE);
-    };
-    let arguments = match parse_call_arguments(tool, raw_args) {
-        Ok(arguments) => arguments,
-        Err(message) => {
-            eprint_line(&format!("{}: {message}", S::NAME));
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let result = match call_in_process(server, tool_name, arguments).await {
-        Ok(result) => result,
-        Err(message) => {
-            eprint_line(&format!("{}: {message}", S::NAME));
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let mut printed = result_json(&result);
-    if provenance == ProvenanceForm::Full {
-        with_full_provenance(&mut printed).await;
-    }
-    let text = serde_json::to_string_pretty(&printed).unwrap_or_else(|_| printed.to_string());
-    if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
-        return ExitCode::FAILURE;
-    }
-    let left = crate::chores::settle(SETTLE_AFTER_CALL).await;
-    if left > 0 {
-        tracing::debug!(left, "background work left unfinished at exit");
-    }
-    if result.is_error == Some(true) {
-        ExitCode::from(EXIT_TOOL_ERROR)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// Put the full record in place of a summarised `provenance` (see `records.rs`).
-async fn with_full_provenance(printed: &mut Value) {
-    let Some(uri) = printed
-        .pointer("/provenance/full")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-    else {
-        return;
-    };
-    if let Some(full) = crate::records::full_record(&uri).await
-        && let Ok(full) = serde_json::from_str::<Value>(&full)
-        && let Some(slot) = printed.get_mut("provenance")
-    {
-        *slot = full;
-    }
-}
-
 /// Probe every upstream the server was built with, in parallel, and print one line each.
 async fn check<S: McpServer>(env: &Env, out: &mut (dyn Write + Send)) -> ExitCode {
     let clients = env.built();
@@ -602,150 +555,6 @@ async fn check<S: McpServer>(env: &Env, out: &mut (dyn Write + Send)) -> ExitCod
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
-}
-
-/// Run one tool call through a real in-process MCP session, so `call` sees exactly what a
-/// client would.
-async fn call_in_process<S: McpServer>(
-    server: S,
-    tool_name: &str,
-    arguments: Map<String, Value>,
-) -> Result<CallToolResult, String> {
-    use rmcp::ServiceExt as _;
-    let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    let (server_read, server_write) = tokio::io::split(server_io);
-    let server_task = tokio::spawn(serve::serve_io(
-        Served::new(server),
-        server_read,
-        server_write,
-        futures::future::pending(),
-        serve::SHUTDOWN_GRACE,
-    ));
-    let client = ().serve(client_io).await.map_err(|e| format!("cannot start the session: {e}"))?;
-    let request = CallToolRequestParams::new(tool_name.to_owned()).with_arguments(arguments);
-    let outcome = client.call_tool(request).await.map_err(|e| e.to_string());
-    let _ = client.cancel().await;
-    server_task.abort();
-    outcome
-}
-
-/// What a tool result says, as `call` prints it: the structured content when there is one
-/// (a result object), else the text content, read as JSON when it is JSON (an error
-/// envelope).
-pub fn result_json(result: &CallToolResult) -> Value {
-    if let Some(structured) = &result.structured_content {
-        return structured.clone();
-    }
-    let texts: Vec<Value> = result
-        .content
-        .iter()
-        .filter_map(|c| {
-            c.as_text().map(|t| {
-                serde_json::from_str(&t.text).unwrap_or_else(|_| Value::String(t.text.clone()))
-            })
-        })
-        .collect();
-    match texts.len() {
-        1 => texts.into_iter().next().unwrap_or(Value::Null),
-        _ => Value::Array(texts),
-    }
-}
-
-/// Read `call` arguments: nothing, one JSON object, or `key=value` pairs whose values are
-/// typed by the tool's input schema.
-fn parse_call_arguments(tool: &Tool, raw: &[String]) -> Result<Map<String, Value>, String> {
-    if let [single] = raw
-        && single.trim_start().starts_with('{')
-    {
-        return match serde_json::from_str::<Value>(single) {
-            Ok(Value::Object(map)) => Ok(map),
-            Ok(_) => Err("the JSON arguments must be an object".to_owned()),
-            Err(e) => Err(format!("the JSON arguments do not parse: {e}")),
-        };
-    }
-    let root = Value::Object((*tool.input_schema).clone());
-    let properties = root.get("properties").and_then(Value::as_object);
-    let mut map = Map::new();
-    for pair in raw {
-        let Some((key, value)) = pair.split_once('=') else {
-            return Err(format!(
-                "argument '{pair}' is neither a JSON object nor key=value (e.g. query=TP53)"
-            ));
-        };
-        let types = properties
-            .and_then(|p| p.get(key))
-            .map(|schema| schema_types(schema, &root, 0))
-            .unwrap_or_default();
-        map.insert(key.to_owned(), typed_value(value, &types));
-    }
-    Ok(map)
-}
-
-/// `limit=5` is the number 5 when the schema wants a number, `query=5` stays the string
-/// "5", `filters={"source":"GTEx"}` is an object when the schema wants one; lists may be
-/// written as JSON or comma-separated (`ids=7157` is `["7157"]`). Unknown arguments are
-/// read as JSON when they parse, so the tool can name them in its error.
-fn typed_value(raw: &str, types: &[String]) -> Value {
-    let wants = |t: &str| types.iter().any(|x| x == t);
-    let parsed = serde_json::from_str::<Value>(raw).ok();
-    if types.is_empty() {
-        return parsed.unwrap_or_else(|| Value::String(raw.to_owned()));
-    }
-    if wants("array") {
-        if let Some(list @ Value::Array(_)) = parsed {
-            return list;
-        }
-        return Value::Array(
-            raw.split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(|s| Value::String(s.to_owned()))
-                .collect(),
-        );
-    }
-    let non_string = ["integer", "number", "boolean", "object"];
-    match parsed {
-        Some(value) if non_string.iter().any(|t| wants(t)) && !value.is_string() => value,
-        _ => Value::String(raw.to_owned()),
-    }
-}
-
-/// The JSON types a property schema admits, following local `$ref`s into `$defs`.
-fn schema_types(schema: &Value, root: &Value, depth: u8) -> Vec<String> {
-    if depth > 8 {
-        return Vec::new();
-    }
-    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-        let target = reference
-            .strip_prefix("#/")
-            .map(|path| path.split('/').try_fold(root, |node, part| node.get(part)));
-        return match target {
-            Some(Some(resolved)) => schema_types(resolved, root, depth + 1),
-            _ => Vec::new(),
-        };
-    }
-    let mut types = Vec::new();
-    match schema.get("type") {
-        Some(Value::String(t)) => types.push(t.clone()),
-        Some(Value::Array(ts)) => {
-            types.extend(ts.iter().filter_map(Value::as_str).map(str::to_owned));
-        }
-        _ => {}
-    }
-    if types.is_empty()
-        && let Some(values) = schema.get("enum").and_then(Value::as_array)
-        && values.iter().all(Value::is_string)
-    {
-        types.push("string".to_owned());
-    }
-    for key in ["anyOf", "oneOf", "allOf"] {
-        if let Some(Value::Array(options)) = schema.get(key) {
-            for option in options {
-                types.extend(schema_types(option, root, depth + 1));
-            }
-        }
-    }
-    types
 }
 
 /// Usage errors for a person at a terminal: plain text on stderr, never on stdout.
@@ -801,68 +610,6 @@ mod tests {
     }
 
     use super::*;
-    use serde_json::json;
-
-    fn tool_with(properties: Value) -> Tool {
-        let schema = json!({"type": "object", "properties": properties});
-        Tool::new(
-            "t",
-            "test",
-            std::sync::Arc::new(schema.as_object().unwrap().clone()),
-        )
-    }
-
-    #[test]
-    fn key_value_arguments_follow_the_schema() {
-        let mut tool = tool_with(json!({
-            "query": {"type": "string"},
-            "limit": {"type": ["integer", "null"]},
-            "slim": {"type": "boolean"},
-            "identifiers": {"type": "array", "items": {"type": "string"}},
-            "format": {"$ref": "#/$defs/Format"},
-            "filters": {"anyOf": [{"$ref": "#/$defs/Filters"}, {"type": "null"}]},
-            "ids": {"type": "array", "items": {"type": "string"}}
-        }));
-        let mut schema = (*tool.input_schema).clone();
-        schema.insert(
-            "$defs".into(),
-            json!({"Format": {"type": "string", "enum": ["png", "svg"]},
-                   "Filters": {"type": "object", "properties": {"source": {"type": "string"}}}}),
-        );
-        tool.input_schema = std::sync::Arc::new(schema);
-        let raw: Vec<String> = [
-            "query=5",
-            "limit=10",
-            "slim=true",
-            "identifiers=TP53, MDM2",
-            "format=png",
-            "extra=[1,2]",
-            r#"filters={"source":"GTEx"}"#,
-            "ids=7157",
-        ]
-        .iter()
-        .map(|s| (*s).to_owned())
-        .collect();
-        let args = parse_call_arguments(&tool, &raw).unwrap();
-        assert_eq!(
-            Value::Object(args),
-            json!({"query": "5", "limit": 10, "slim": true, "identifiers": ["TP53", "MDM2"],
-                   "format": "png", "extra": [1, 2], "filters": {"source": "GTEx"},
-                   "ids": ["7157"]})
-        );
-    }
-
-    #[test]
-    fn a_json_object_is_taken_as_is() {
-        let tool = tool_with(json!({}));
-        let args = parse_call_arguments(&tool, &[r#"{"query": "TP53", "limit": 3}"#.to_owned()]);
-        assert_eq!(
-            Value::Object(args.unwrap()),
-            json!({"query": "TP53", "limit": 3})
-        );
-        assert!(parse_call_arguments(&tool, &["{not json".to_owned()]).is_err());
-        assert!(parse_call_arguments(&tool, &["query".to_owned()]).is_err());
-    }
 
     #[test]
     fn the_environment_adds_hosts_and_may_ask_for_stateless_http() {
@@ -927,12 +674,5 @@ mod tests {
             assert!(options.auth.is_some());
             assert_eq!(options.extra_allowed_hosts, [host]);
         }
-    }
-
-    #[test]
-    fn values_may_contain_equals_signs() {
-        let tool = tool_with(json!({"q": {"type": "string"}}));
-        let args = parse_call_arguments(&tool, &["q=a=b".to_owned()]).unwrap();
-        assert_eq!(args["q"], "a=b");
     }
 }

@@ -127,7 +127,7 @@ struct Inner {
     paused: Mutex<Option<Pause>>,
     /// The store shared with other processes and replicas (or none: memory).
     store: Arc<Shared>,
-    /// Set once the store is known to the full provenance records (`records.rs`).
+    /// Set once the store is known to what calls leave behind (`records.rs`).
     known: OnceLock<()>,
 }
 
@@ -499,7 +499,7 @@ impl HttpClient {
         store::Shared::beat_from(store);
         self.inner
             .known
-            .get_or_init(|| crate::records::know_store(store));
+            .get_or_init(|| crate::records::know_store(store, self.inner.config.cache_ttl));
         let caching = prepared.cacheable && self.inner.cache.is_some();
         if caching && let Some(hit) = self.cached(&prepared).await {
             let origin = if store.offline() {

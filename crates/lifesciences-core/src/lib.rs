@@ -10,8 +10,8 @@
 //! Streamable HTTP transports and its `check` of the upstreams.
 //!
 //! Modules depend downwards only: `notify`, `provenance`, `principal`, `chores`,
-//! `version` ← `config` ← `error` ← `store` ← `records`, `http` ← `client` ← `server` ←
-//! `serve` ← `cli`.
+//! `version` ← `config` ← `error` ← `store` ← `records`, `http` ← `export`, `client` ←
+//! `server` ← `serve` ← `cli`.
 
 pub mod args;
 pub mod chores;
@@ -21,6 +21,7 @@ pub mod config;
 pub mod cursor;
 pub mod envelope;
 pub mod error;
+pub mod export;
 pub mod http;
 pub mod notify;
 pub mod principal;

@@ -1,5 +1,6 @@
 //! The transports a server is served over: stdio, and Streamable HTTP at `/mcp` with
-//! `GET /health`; and the signals that stop them.
+//! `GET /health` and `GET /exports/<id>.tsv` (the tables exports make); and the signals
+//! that stop them.
 //!
 //! HTTP comes in two modes. With sessions (the default) a client initializes once and
 //! names its session in every request; the sessions live in this process
@@ -29,6 +30,7 @@ use crate::server::{Counter, InFlight, McpServer, Served};
 use crate::store::Shared;
 
 pub mod auth;
+mod exports;
 mod guard;
 mod health;
 pub mod lines;
@@ -155,6 +157,9 @@ pub struct HttpOptions {
     /// Who may call, and how fast ([`auth::Auth::from_env`]); `None`: every request is
     /// anonymous, as behind a proxy that authenticates.
     pub auth: Option<Arc<auth::Auth>>,
+    /// The URL clients reach the MCP endpoint at (`LIFESCIENCES_PUBLIC_URL`), when known:
+    /// answers name a table's download next to it (else by its path on this server).
+    pub public_url: Option<url::Url>,
 }
 
 /// Default [`HttpOptions::session_idle`]: 30 minutes.
@@ -179,6 +184,7 @@ impl HttpOptions {
             max_sessions: DEFAULT_MAX_SESSIONS,
             store: None,
             auth: None,
+            public_url: None,
         }
     }
 }
@@ -255,14 +261,9 @@ pub struct BindError {
     pub source: std::io::Error,
 }
 
-/// Bind and start Streamable HTTP: MCP at `/mcp`, liveness at `GET /health`. A host name
-/// in `options.addr` is also accepted as a `Host` header.
-pub async fn start_http<S: McpServer>(
-    server: S,
-    options: HttpOptions,
-) -> Result<HttpServer, ServeError> {
-    let accepting = CancellationToken::new();
-    let sessions = CancellationToken::new();
+/// The `Host` headers accepted: loopback's names, those configured, and the host name
+/// the server binds to.
+fn allowed_hosts(options: &HttpOptions) -> Vec<String> {
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(options.extra_allowed_hosts.iter().cloned());
     if let Some((host, _)) = options.addr.rsplit_once(':')
@@ -272,6 +273,18 @@ pub async fn start_http<S: McpServer>(
     {
         hosts.push(host.to_owned());
     }
+    hosts
+}
+
+/// Bind and start Streamable HTTP: MCP at `/mcp`, liveness at `GET /health`. A host name
+/// in `options.addr` is also accepted as a `Host` header.
+pub async fn start_http<S: McpServer>(
+    server: S,
+    options: HttpOptions,
+) -> Result<HttpServer, ServeError> {
+    let accepting = CancellationToken::new();
+    let sessions = CancellationToken::new();
+    let hosts = allowed_hosts(&options);
     // Browsers send `Origin`: only pages served from an allowed host may call (the MCP
     // transport spec's "MUST validate Origin"); clients that send none are not browsers.
     let origins = allowed_origins(&hosts);
@@ -343,6 +356,7 @@ pub async fn start_http<S: McpServer>(
         async move { auth::authenticate(auth.as_deref(), request, next).await }
     });
     let store = options.store.clone();
+    let downloads = exports::downloads(options.public_url.as_ref());
     let app = axum::Router::new()
         .route(
             "/health",
@@ -364,10 +378,15 @@ pub async fn start_http<S: McpServer>(
             }),
         )
         .merge(metadata)
+        .route(
+            &format!("{}{{file}}", crate::export::DOWNLOAD_PATH),
+            axum::routing::get(exports::download).layer(authenticate.clone()),
+        )
         .nest_service(
             "/mcp",
             axum::Router::new()
                 .fallback_service(service)
+                .layer(axum::Extension(downloads))
                 .layer(guard)
                 .layer(authenticate),
         );

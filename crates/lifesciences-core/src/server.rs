@@ -29,11 +29,12 @@ use crate::error::ApiError;
 use crate::notify::{self, Level, SessionLevel};
 use crate::principal::{self, Principal};
 use crate::provenance::{self, Provenance};
-use crate::{records, schema};
+use crate::{export, records, schema};
 
 mod declared;
+mod exporting;
 
-pub use declared::{Declared, call_tool, calls, pictures, router, unlisted};
+pub use declared::{Declared, call_tool, calls, listings, pictures, router, unlisted};
 
 /// What a server crate declares; core serves it (see [`Served`]), lists it, documents it
 /// and checks its upstreams.
@@ -307,6 +308,8 @@ struct Catalog<S> {
     calls: OnceLock<ToolRouter<S>>,
     /// `(name, definition as JSON)`, sorted by name.
     definitions: OnceLock<Vec<(Box<str>, Box<str>)>>,
+    /// The tools whose answer is a list, and how each holds its rows (for exports).
+    listings: OnceLock<Vec<(&'static str, export::Listing)>>,
 }
 
 impl<S> Default for Catalog<S> {
@@ -314,6 +317,7 @@ impl<S> Default for Catalog<S> {
         Self {
             calls: OnceLock::new(),
             definitions: OnceLock::new(),
+            listings: OnceLock::new(),
         }
     }
 }
@@ -371,6 +375,16 @@ impl<S: McpServer> Catalog<S> {
             .collect()
     }
 
+    /// How the tool `name` holds its rows, if `server` serves it and its answer is a
+    /// list.
+    fn listing(&self, server: &S, name: &str) -> Option<export::Listing> {
+        self.listings
+            .get_or_init(listings::<S>)
+            .iter()
+            .find(|(n, _)| *n == name && server.keeps_tool(n))
+            .map(|(_, listing)| *listing)
+    }
+
     /// The definition of the tool `name`, if `server` serves it.
     fn get(&self, server: &S, name: &str) -> Option<Tool> {
         let definitions = self.definitions(server);
@@ -416,12 +430,22 @@ impl<S: McpServer> Served<S> {
 }
 
 impl<S: McpServer> Served<S> {
-    /// A tool call's answer: the tool's result, with its `provenance` when it succeeds.
+    /// A tool call's answer: the tool's result, with its `provenance` when it succeeds;
+    /// or, when the call asks for an export, the summary of the table made of every
+    /// page (see `exporting.rs`).
     async fn answer(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        match export::requested(&mut request.arguments) {
+            // A name that is no tool is answered as any call to it is.
+            Ok(Some(format)) if self.catalog.calls(&self.server).has_route(&request.name) => {
+                return self.export(request, context, format).await;
+            }
+            Ok(_) => {}
+            Err(refused) => return Ok(refused.to_call_tool_result().into()),
+        }
         let peer = context.peer.clone();
         let tool = request.name.clone();
         let call = ToolCallContext::new(&self.server, request, context);
@@ -457,8 +481,9 @@ impl<S: McpServer> ServerHandler for Served<S> {
         reason = "MCP logging is deprecated in the newest protocol revision; clients of the previous revision still use it"
     )]
     fn get_info(&self) -> ServerConfig {
-        // Resources: the server's own, and the full provenance records every server
-        // keeps (`provenance://…`, named by the answers that summarise theirs).
+        // Resources: the server's own, the full provenance records every server keeps
+        // (`provenance://…`, named by the answers that summarise theirs) and the
+        // exported tables (`export://…`, named by the answers to an export).
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_logging()
@@ -567,15 +592,39 @@ impl<S: McpServer> ServerHandler for Served<S> {
                  request in full. Its URI is the answer's `provenance.full`; kept for a day.",
             )
             .with_mime_type("application/json"),
+            ResourceTemplate::new(format!("{}{{name}}", export::RESOURCE_SCHEME), "export")
+                .with_title("Exported table")
+                .with_description(
+                    "The whole list of a list tool called with `export` (`tsv` or `csv`): \
+                     `#` lines of provenance, a header naming the columns as the JSON names \
+                     the fields, the rows. Its URI is the answer's `export.uri`; kept as \
+                     long as the answers it was made from.",
+                ),
         ]))
     }
 
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri.as_str();
+        if uri.starts_with(export::RESOURCE_SCHEME) {
+            return match export::resource(uri, &caller(&context).name).await {
+                Some((format, text)) => Ok(ReadResourceResult::new(vec![
+                    ResourceContents::text(text.to_string(), uri)
+                        .with_mime_type(format.mime_type()),
+                ])
+                .into()),
+                None => Err(ErrorData::resource_not_found(
+                    format!(
+                        "no exported table {uri}: tables are kept as long as the answers \
+                         they were made from; call the tool with `export` again for a new one"
+                    ),
+                    Some(serde_json::json!({ "uri": uri })),
+                )),
+            };
+        }
         if uri.starts_with(provenance::RESOURCE_SCHEME) {
             return match records::full_record(uri).await {
                 Some(json) => Ok(ReadResourceResult::new(vec![
@@ -617,19 +666,23 @@ impl<S: McpServer> ServerHandler for Served<S> {
 /// request's extensions (rmcp hands each request its HTTP request's parts), or
 /// [`Principal::anonymous`] (stdio, or HTTP without authentication).
 fn caller(context: &RequestContext<RoleServer>) -> Principal {
-    context
-        .extensions
-        .get::<axum::http::request::Parts>()
+    caller_parts(context)
         .and_then(|parts| parts.extensions.get::<Principal>())
         .cloned()
         .unwrap_or_else(Principal::anonymous)
+}
+
+/// The parts of the HTTP request a request came in (rmcp hands them on); `None` over
+/// stdio.
+fn caller_parts(context: &RequestContext<RoleServer>) -> Option<&axum::http::request::Parts> {
+    context.extensions.get::<axum::http::request::Parts>()
 }
 
 /// Tell the client (at `info`) which lists of a result were cut, from the result itself:
 /// every object with `truncated: true`, by its path. No tool can forget to say it.
 fn tell_truncated(tool: &str, structured: Option<&serde_json::Value>) {
     let found: Vec<String> = structured
-        .map(truncated_paths)
+        .map(export::truncated_paths)
         .unwrap_or_default()
         .into_iter()
         .map(|at| {
@@ -649,39 +702,6 @@ fn tell_truncated(tool: &str, structured: Option<&serde_json::Value>) {
             ),
         );
     }
-}
-
-/// The JSON pointers of the objects in `value` that say `truncated: true` (`""` for
-/// `value` itself).
-fn truncated_paths(value: &serde_json::Value) -> Vec<String> {
-    fn walk(value: &serde_json::Value, path: &mut String, found: &mut Vec<String>) {
-        let len = path.len();
-        match value {
-            serde_json::Value::Object(map) => {
-                if map.get("truncated") == Some(&serde_json::Value::Bool(true)) {
-                    found.push(path.clone());
-                }
-                for (key, child) in map {
-                    path.push('/');
-                    path.push_str(key);
-                    walk(child, path, found);
-                    path.truncate(len);
-                }
-            }
-            serde_json::Value::Array(items) => {
-                for (i, child) in items.iter().enumerate() {
-                    path.push('/');
-                    path.push_str(&i.to_string());
-                    walk(child, path, found);
-                    path.truncate(len);
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut found = Vec::new();
-    walk(value, &mut String::new(), &mut found);
-    found
 }
 
 /// The tool policy every server gets:
@@ -786,21 +806,4 @@ fn guard<S: Send + Sync + 'static>(
         }
         .boxed()
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::truncated_paths;
-
-    #[test]
-    fn every_cut_list_is_named_by_its_path() {
-        let result = serde_json::json!({
-            "truncated": true,
-            "datasets": [{"name": "a", "truncated": false}, {"name": "b", "truncated": true}],
-            "partners": {"items": [], "truncated": true}
-        });
-        // JSON pointers: "" is the result itself.
-        assert_eq!(truncated_paths(&result), ["", "/datasets/1", "/partners"]);
-        assert!(truncated_paths(&serde_json::json!({"items": [1]})).is_empty());
-    }
 }

@@ -425,14 +425,20 @@ impl Shared {
         &'a self,
         op: impl FnOnce(&'a dyn Backend) -> StoreFuture<'a, T>,
     ) -> Option<T> {
+        self.run_within(OPERATION_DEADLINE, op).await
+    }
+
+    /// [`run`](Self::run) with a deadline of its own (an operation on a large entry).
+    async fn run_within<'a, T>(
+        &'a self,
+        deadline: Duration,
+        op: impl FnOnce(&'a dyn Backend) -> StoreFuture<'a, T>,
+    ) -> Option<T> {
         let backend = self.backend()?;
-        let outcome = match tokio::time::timeout(OPERATION_DEADLINE, op(backend)).await {
+        let outcome = match tokio::time::timeout(deadline, op(backend)).await {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(e)) => Err(e.0),
-            Err(_) => Err(format!(
-                "no answer within {} ms",
-                OPERATION_DEADLINE.as_millis()
-            )),
+            Err(_) => Err(format!("no answer within {} ms", deadline.as_millis())),
         };
         match outcome {
             Ok(value) => {
@@ -452,10 +458,20 @@ impl Shared {
         &'a self,
         op: impl FnOnce(&'a dyn Backend) -> StoreFuture<'a, T>,
     ) -> Option<T> {
+        self.run_if_up_within(OPERATION_DEADLINE, op).await
+    }
+
+    /// [`run_if_up`](Self::run_if_up) with a deadline of its own (an operation on a large
+    /// entry: an exported table).
+    pub(crate) async fn run_if_up_within<'a, T>(
+        &'a self,
+        deadline: Duration,
+        op: impl FnOnce(&'a dyn Backend) -> StoreFuture<'a, T>,
+    ) -> Option<T> {
         if !self.in_use() {
             return None;
         }
-        self.run(op).await
+        self.run_within(deadline, op).await
     }
 
     fn degrade(&self, why: String) {

@@ -5,12 +5,12 @@
 
 lifesciences_core::tool_files! {
     crate::server::ChemblServer, chembl:
-    search_compounds,
+    search_compounds as paged(items, page_size),
     get_compound,
     get_compounds_batch,
     get_drug_profile,
-    get_bioactivities,
-    search_targets,
+    get_bioactivities as paged(activities, limit),
+    search_targets as paged(items, limit),
     get_target,
 }
 

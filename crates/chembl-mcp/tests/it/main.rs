@@ -10,6 +10,7 @@ mod binary;
 mod bioactivities;
 mod compound;
 mod definitions;
+mod export;
 mod faults;
 mod live;
 mod politeness;

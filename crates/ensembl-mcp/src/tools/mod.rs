@@ -5,14 +5,14 @@
 
 lifesciences_core::tool_files! {
     crate::server::EnsemblServer, ensembl:
-    search_genes,
+    search_genes as paged(items, page_size),
     get_gene,
     get_transcript,
     predict_variant_effect,
     get_variant,
     get_sequence,
-    get_homologs,
-    query_region,
+    get_homologs as paged(homologs, limit),
+    query_region as paged(features, limit),
     map_coordinates,
 }
 

@@ -8,6 +8,7 @@
 
 mod binary;
 mod definitions;
+mod export;
 mod faults;
 mod homologs;
 mod live;

@@ -200,8 +200,7 @@ fn variant(raw: &str) -> Result<Identifier, ApiError> {
 
 impl IgvfServer {
     /// Find variants in linkage disequilibrium with a variant (TopLD), at or above an r²
-    /// threshold (default 0.8) and optional D′, in one population (AFR, EAS, EUR
-    /// (default), SAS).
+    /// threshold and optional D′, in one population.
     /// Example: `{"variant_id": "rs60960132", "r2_threshold": 0.2, "ancestry": "EUR"}`.
     #[tool(
         title = "Find variants in linkage disequilibrium",

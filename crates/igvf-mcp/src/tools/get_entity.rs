@@ -31,9 +31,8 @@ pub(crate) struct GetEntityArgs {
     /// (PharmGKB), complexes `CPX-11`, pathways `R-HSA-164843`.
     pub id: String,
     /// Optional: what kind of entity `id` names, when the form is ambiguous (`CA1` is a
-    /// gene unless hint is `variant`) or `id` is a name: `gene`, `variant`, `protein`,
-    /// `transcript`, `disease` (any ontology term, by ID or exact name), `drug` (e.g.
-    /// `aspirin`), `complex`, `pathway`.
+    /// gene unless hint is `variant`) or `id` is a name (`drug` for `aspirin`); `disease`
+    /// is any ontology term, by ID or exact name.
     #[serde(default)]
     pub hint: Option<Hint>,
 }

@@ -6,9 +6,9 @@ lifesciences_core::tool_files! {
     crate::server::IgvfServer, igvf:
     get_entity,
     search_region,
-    find_associations,
-    query_associations,
-    find_ld,
+    find_associations as capped(associations, limit),
+    query_associations as capped(associations, limit),
+    find_ld as capped(ld, limit),
     resolve_id,
     list_sources,
 }

@@ -46,7 +46,6 @@ pub(crate) struct SearchRegionArgs {
     /// `chrX:1M-2M`, `chr17:41.2M-41.3M`, `chr2:150kb-200kb`; `chr1:12345` is one base.
     pub region: String,
     /// What to list: any of `genes`, `variants`, `regulatory_elements` (default: all).
-    /// Variants are only listed for regions of at most 10 kb (the catalog's limit).
     #[serde(default, deserialize_with = "one_or_many")]
     #[schemars(extend("default" = ["genes", "variants", "regulatory_elements"]))]
     pub include: Option<Vec<RegionContent>>,
@@ -54,8 +53,7 @@ pub(crate) struct SearchRegionArgs {
     #[serde(default)]
     #[schemars(extend("default" = "human"))]
     pub organism: Option<OrganismArg>,
-    /// Maximum items per list, 1–500. Lists cut at this limit are named in
-    /// `truncated`.
+    /// Maximum items per list, 1–500.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 1, max = 500))]
     #[schemars(extend("default" = 25))]

@@ -10,6 +10,7 @@ mod associations;
 mod binary;
 mod entity;
 mod evaluation;
+mod export;
 mod faults;
 mod ld;
 mod live;

@@ -1,8 +1,9 @@
 //! A server's tools as it declares them: one [`Declared`] per tool, listed once with
 //! [`tools!`](crate::tools!). From that one list follow what MCP serves (the definitions,
-//! [`router`]), what `tools/call` dispatches ([`calls`]), the pictures, a gateway's
-//! projection of another server's tools ([`Declared::project`]), and calls of one tool
-//! from inside another, by name ([`call_tool`]).
+//! [`router`]), what `tools/call` dispatches ([`calls`]), the pictures, the lists that
+//! can be exported and how they page ([`Declared::paged`], [`Declared::capped`]), a
+//! gateway's projection of another server's tools ([`Declared::project`]), and calls of
+//! one tool from inside another, by name ([`call_tool`]).
 
 use std::sync::{Arc, OnceLock};
 
@@ -16,6 +17,7 @@ use serde::de::DeserializeOwned;
 
 use crate::envelope::{ErrorBody, ErrorCode, ErrorEnvelope};
 use crate::error::ApiError;
+use crate::export::{self, Listing};
 use crate::server::McpServer;
 
 /// One tool of a server `S`: its name, how to build its definition, and its handler.
@@ -25,6 +27,7 @@ use crate::server::McpServer;
 pub struct Declared<S> {
     name: &'static str,
     picture: bool,
+    listing: Option<Listing>,
     definition: fn() -> Tool,
     call: Arc<DynCallToolHandler<S>>,
 }
@@ -34,6 +37,7 @@ impl<S> Clone for Declared<S> {
         Self {
             name: self.name,
             picture: self.picture,
+            listing: self.listing,
             definition: self.definition,
             call: Arc::clone(&self.call),
         }
@@ -45,6 +49,7 @@ impl<S> std::fmt::Debug for Declared<S> {
         f.debug_struct("Declared")
             .field("name", &self.name)
             .field("picture", &self.picture)
+            .field("listing", &self.listing)
             .finish_non_exhaustive()
     }
 }
@@ -59,6 +64,7 @@ impl<S: Send + Sync + 'static> Declared<S> {
         Self {
             name,
             picture: false,
+            listing: None,
             definition,
             call: ToolRoute::new(unlisted(name), handler).call,
         }
@@ -72,6 +78,38 @@ impl<S: Send + Sync + 'static> Declared<S> {
         self
     }
 
+    /// The same tool, whose answer is a list that pages: its rows are the array `rows`
+    /// of the answer, `size` the argument that sets how many a page holds, `cursor` the
+    /// argument that asks for the page `pagination.cursor` names. It takes the argument
+    /// `export` (see [`crate::export`]): every page, as one table.
+    pub fn paged(mut self, rows: &'static str, size: &'static str) -> Self {
+        self.listing = Some(Listing {
+            rows,
+            size,
+            paged: true,
+        });
+        self
+    }
+
+    /// The same tool, whose answer is a list cut at a limit, without pages: its rows are
+    /// the array `rows` of the answer, `size` the argument that sets how many it holds,
+    /// and the answer says `truncated: true` where it cut. It takes the argument
+    /// `export` (see [`crate::export`]): the answer at its largest `size`, as a table.
+    pub fn capped(mut self, rows: &'static str, size: &'static str) -> Self {
+        self.listing = Some(Listing {
+            rows,
+            size,
+            paged: false,
+        });
+        self
+    }
+
+    /// How its answer holds its rows, when it is a list (see [`paged`](Self::paged) and
+    /// [`capped`](Self::capped)).
+    pub fn listing(&self) -> Option<Listing> {
+        self.listing
+    }
+
     /// The tool's name.
     pub fn name(&self) -> &'static str {
         self.name
@@ -82,9 +120,14 @@ impl<S: Send + Sync + 'static> Declared<S> {
         self.picture
     }
 
-    /// Its definition as rmcp generates it (this generates its schemas).
+    /// Its definition as rmcp generates it (this generates its schemas), with the
+    /// argument `export` when it is a list.
     pub fn definition(&self) -> Tool {
-        (self.definition)()
+        let mut tool = (self.definition)();
+        if self.listing.is_some() {
+            export::offer(&mut tool);
+        }
+        tool
     }
 
     /// The same tool as a tool of `T`, each call handed to the `S` that `pick` finds in
@@ -94,6 +137,7 @@ impl<S: Send + Sync + 'static> Declared<S> {
         Declared {
             name: self.name,
             picture: self.picture,
+            listing: self.listing,
             definition: self.definition,
             call: Arc::new(move |context: ToolCallContext<'_, T>| {
                 let mut params = CallToolRequestParams::new(context.name.clone());
@@ -114,12 +158,14 @@ impl<S: Send + Sync + 'static> Declared<S> {
 }
 
 /// A server's tools, one per `#[tool]` fn of `Self`, each named once: the body of
-/// [`McpServer::tools`]. A tool whose answer is a picture is marked `as picture`.
+/// [`McpServer::tools`]. A tool whose answer is a picture is marked `as picture`; one
+/// whose answer is a list, `as paged(rows, size)` or `as capped(rows, size)` (see
+/// [`Declared::paged`] and [`Declared::capped`]).
 ///
 /// ```ignore
 /// impl McpServer for StringServer {
 ///     lifesciences_core::tools![
-///         string_search_proteins,
+///         string_search_proteins as paged(items, limit),
 ///         string_get_network_image as picture,
 ///     ];
 /// }
@@ -136,19 +182,22 @@ macro_rules! tools {
 /// A crate's `src/tools/` folder, one tool per file, each file named once: in
 /// `src/tools/mod.rs`, the modules, and `Server::declared()`, every tool in the order
 /// given. The tool of `tools/<file>.rs` is the `#[tool]` fn `<prefix>_<file>` of
-/// `Server`; a tool whose answer is a picture is marked `as picture`. The server's
-/// `tools()` is then `Self::declared()`: adding a tool is its file and its line here.
+/// `Server`; a tool whose answer is a picture is marked `as picture`, one whose answer
+/// is a list `as paged(rows, size)` (pages by cursor) or `as capped(rows, size)` (cut at
+/// its limit), naming the array of its rows and the argument that sets how many (see
+/// [`Declared::paged`]). The server's `tools()` is then `Self::declared()`: adding a tool
+/// is its file and its line here.
 ///
 /// ```ignore
 /// lifesciences_core::tool_files! {
 ///     StringServer, string:
-///     search_proteins,
+///     search_proteins as paged(items, limit),
 ///     get_network_image as picture,
 /// }
 /// ```
 #[macro_export]
 macro_rules! tool_files {
-    ($server:ty, $prefix:ident: $($file:ident $(as $kind:ident)?),+ $(,)?) => {
+    ($server:ty, $prefix:ident: $($file:ident $(as $kind:ident $(($($arg:ident),+))?)?),+ $(,)?) => {
         $(pub(crate) mod $file;)+
 
         impl $server {
@@ -160,7 +209,7 @@ macro_rules! tool_files {
                         ::std::concat!(::std::stringify!($prefix), "_", ::std::stringify!($file)),
                         Self::[<$prefix _ $file _tool_attr>],
                         Self::[<$prefix _ $file>],
-                    ))$(.$kind())?
+                    ))$(.$kind($($(::std::stringify!($arg)),+)?))?
                 ),+]
             }
         }
@@ -171,13 +220,13 @@ macro_rules! tool_files {
 /// declares, for a server that adds others' tools to its own (a gateway).
 #[macro_export]
 macro_rules! declared {
-    ($($tool:ident $(as $kind:ident)?),+ $(,)?) => {
+    ($($tool:ident $(as $kind:ident $(($($arg:ident),+))?)?),+ $(,)?) => {
         ::std::vec![$(
             $crate::server::Declared::new(
                 ::std::stringify!($tool),
                 $crate::__pastey::paste!(Self::[<$tool _tool_attr>]),
                 Self::$tool,
-            )$(.$kind())?
+            )$(.$kind($($(::std::stringify!($arg)),+)?))?
         ),+]
     };
 }
@@ -210,6 +259,14 @@ pub fn calls<S: McpServer>() -> ToolRouter<S> {
         calls.add_route(tool.route(unlisted(tool.name)));
     }
     calls
+}
+
+/// The tools of `S` whose answer is a list, and how each holds its rows.
+pub fn listings<S: McpServer>() -> Vec<(&'static str, Listing)> {
+    S::tools()
+        .iter()
+        .filter_map(|t| Some((t.name, t.listing?)))
+        .collect()
 }
 
 /// The names of the tools of `S` whose answer is a picture.

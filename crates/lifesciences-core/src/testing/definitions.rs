@@ -44,6 +44,7 @@ pub const OUTPUT_AVERAGE_BUDGET_BYTES: usize = 2100;
 /// - descriptions without rustdoc link syntax and without hard line breaks inside a
 ///   paragraph;
 /// - each tool defined under the name it is declared (and so dispatched) under;
+/// - every list declared as one (see `check_listings`), so it takes `export`;
 /// - embedded definitions ([`McpServer::DEFINITIONS`]) that are current;
 /// - the catalog budget ([`assert_catalog_budget`]).
 pub fn assert_tool_definitions<S: McpServer>() {
@@ -83,6 +84,7 @@ pub fn assert_tool_definitions<S: McpServer>() {
             "{picture}: a picture that is not a tool"
         );
     }
+    check_listings(&tools, &crate::server::listings::<S>());
     assert_output_budget(S::NAME, &tools);
     if let Ok(dir) = std::env::var("CARGO_MANIFEST_DIR") {
         check_tool_files(Path::new(&dir), &prefix, &names);
@@ -208,6 +210,69 @@ fn check_tool(tool: &Tool, picture: bool) {
         assert!(
             dangling.is_empty(),
             "{name}: the {side} schema refers to definitions it lacks: {dangling:?}"
+        );
+    }
+}
+
+/// Every tool whose answer is a list is declared as one, as its schemas show it: one
+/// that pages (a `cursor` argument and a `pagination` in its answer) `as paged(rows,
+/// size)`, one that says `truncated` where its `limit` cut it `as capped(rows, size)`;
+/// and each declaration names an array of the answer and an argument with a maximum
+/// (what an export pages with), and leaves room in the output schema for the `export`
+/// the answer to an export carries. So a new list tool cannot miss `export`.
+fn check_listings(tools: &[Tool], listings: &[(&str, crate::export::Listing)]) {
+    for tool in tools {
+        let name = tool.name.as_ref();
+        let input = Value::Object((*tool.input_schema).clone());
+        let output = tool
+            .output_schema
+            .as_ref()
+            .map(|o| Value::Object((**o).clone()))
+            .unwrap_or_default();
+        let pages = input["properties"].get("cursor").is_some()
+            && output["properties"].get("pagination").is_some();
+        let cut = input["properties"].get("limit").is_some()
+            && output["properties"]["truncated"]["type"] == "boolean";
+        let Some((_, listing)) = listings.iter().find(|(n, _)| *n == name) else {
+            assert!(
+                !pages,
+                "{name} pages its answer: declare it `as paged(<rows>, <size>)` so it takes export"
+            );
+            assert!(
+                !cut,
+                "{name} cuts its answer at `limit`: declare it `as capped(<rows>, <size>)` so it takes export"
+            );
+            assert!(
+                input["properties"].get(crate::export::ARGUMENT).is_none(),
+                "{name}: takes export without being declared a list"
+            );
+            continue;
+        };
+        assert_eq!(
+            output["properties"][listing.rows]["type"], "array",
+            "{name}: its declared rows `{}` are not an array of its answer",
+            listing.rows
+        );
+        assert!(
+            input["properties"][listing.size]["maximum"].is_u64(),
+            "{name}: its declared size `{}` is not an argument with a maximum",
+            listing.size
+        );
+        assert_eq!(
+            listing.paged,
+            pages,
+            "{name}: declared {} but its schemas say otherwise",
+            if listing.paged { "paged" } else { "capped" }
+        );
+        assert_eq!(
+            input["properties"][crate::export::ARGUMENT]["enum"],
+            json!(["tsv", "csv"]),
+            "{name}: a list that does not take export"
+        );
+        assert_ne!(
+            output["additionalProperties"],
+            json!(false),
+            "{name}: the answer to an export carries `export`, which its output schema refuses"
         );
     }
 }

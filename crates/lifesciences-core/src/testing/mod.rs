@@ -12,6 +12,8 @@
 //! - [`assert_tool_definitions`], the promises every tool definition keeps (its schemas
 //!   strict among them), and the catalog budget;
 //! - [`assert_fault_matrix`], every tool under every upstream fault of [`faults`];
+//! - [`McpTestClient::export`] and [`assert_export_holds_the_pages`]: an export as a
+//!   client gets it, and the promise that its table holds the rows paging gives;
 //! - [`TestServer`], a small complete server that core's own tests drive and that shows a
 //!   server crate's shape in one file.
 //! - [`TestIssuer`], a local OAuth issuer (metadata and a key set it can rotate, take
@@ -28,6 +30,7 @@
 
 mod client;
 mod definitions;
+mod export;
 mod faults;
 mod fixtures;
 mod folder;
@@ -50,6 +53,7 @@ pub use definitions::{
     AVERAGE_BUDGET_BYTES, Catalog, OUTPUT_AVERAGE_BUDGET_BYTES, TOOL_BUDGET_BYTES,
     assert_catalog_budget, assert_output_budget, assert_tool_definitions,
 };
+pub use export::{Exported, assert_export_holds_the_pages, parse as parse_table};
 pub use faults::{Fault, assert_fault_matrix, faults};
 pub use fixtures::{Fixtures, fixture};
 pub use folder::TempFolder;

@@ -238,5 +238,5 @@ impl McpServer for TestServer {
         })
     }
 
-    crate::tools![items_get_item, items_search];
+    crate::tools![items_get_item, items_search as paged(items, page_size)];
 }

@@ -24,14 +24,14 @@ mod bad_tokens;
 
 /// An HTTP answer, read whole.
 #[derive(Debug)]
-struct Answer {
-    status: u16,
+pub(crate) struct Answer {
+    pub(crate) status: u16,
     headers: Vec<(String, String)>,
-    body: String,
+    pub(crate) body: String,
 }
 
 impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -43,7 +43,7 @@ impl Answer {
     }
 
     /// The JSON-RPC message of the body: plain JSON, or the `data:` of an event stream.
-    fn message(&self) -> Value {
+    pub(crate) fn message(&self) -> Value {
         serde_json::from_str(&self.body)
             .ok()
             .or_else(|| {
@@ -58,7 +58,7 @@ impl Answer {
 }
 
 /// Send one request to `addr` and read the answer whole (chunked bodies decoded).
-async fn send(
+pub(crate) async fn send(
     addr: std::net::SocketAddr,
     method: &str,
     target: &str,
@@ -128,7 +128,7 @@ fn dechunk(mut body: &str) -> String {
     out
 }
 
-fn bearer(token: &str) -> String {
+pub(crate) fn bearer(token: &str) -> String {
     format!("Bearer {token}")
 }
 
@@ -615,7 +615,7 @@ async fn a_session_answers_only_its_principal_and_the_cap_is_per_principal() {
 }
 
 /// A static tokens file line for `name`'s `token`.
-fn token_line(name: &str, token: &str, weight: &str) -> String {
+pub(crate) fn token_line(name: &str, token: &str, weight: &str) -> String {
     let hex: String = ring::digest::digest(&ring::digest::SHA256, token.as_bytes())
         .as_ref()
         .iter()

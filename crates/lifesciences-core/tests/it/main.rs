@@ -9,6 +9,7 @@
 
 mod auth;
 mod cli;
+mod export;
 mod faults;
 mod fleet_http;
 mod http;

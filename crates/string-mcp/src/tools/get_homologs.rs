@@ -204,8 +204,8 @@ impl StringServer {
     /// Counterparts of proteins in other species: for each protein its best hit in
     /// each target species (e.g. mouse 10090), with name and bitscore. Without
     /// target_species: the bitscores among the given proteins within their species
-    /// (paralogues of the set; self-hits show the maximum). Example: `{"identifiers":
-    /// ["POSTN", "CXCL10"], "target_species": [10090]}`.
+    /// (paralogues of the set). Example: `{"identifiers": ["POSTN", "CXCL10"],
+    /// "target_species": [10090]}`.
     #[tool(
         title = "Get STRING homologs",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

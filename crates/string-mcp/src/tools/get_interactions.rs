@@ -35,9 +35,8 @@ pub(crate) struct GetInteractionsArgs {
     #[schemars(with = "Vec<String>")]
     #[schemars(length(min = 1, max = 100))]
     pub string_ids: Vec<String>,
-    /// Minimum combined score, 0–1000 (150 low, 700 high, 900 highest): 700
-    /// keeps `combined_score` ≥ 0.7. A fraction below 1 is read on the 0–1 scale (0.7 is
-    /// 700).
+    /// Minimum combined score, 0–1000 (150 low, 700 high, 900 highest); 0.7 reads as
+    /// 700.
     #[serde(default)]
     #[schemars(extend("default" = 400))]
     pub required_score: Option<RequiredScoreArg>,
@@ -262,7 +261,7 @@ impl StringServer {
     /// request), most confident first, with the combined and seven channel scores (0–1).
     /// `truncated` says when limit cut a list.
     /// Example: `{"string_id": "STRING:9606.ENSP00000269305", "required_score": 700,
-    /// "limit": 10}` → TP53's partners such as MDM2, ATM and BRCA1.
+    /// "limit": 10}`.
     #[tool(
         title = "Get STRING interaction partners",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

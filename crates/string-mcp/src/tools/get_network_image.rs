@@ -85,8 +85,8 @@ pub(crate) struct NetworkPictureArgs {
 
 impl StringServer {
     /// The picture of a set's network, or STRING's enrichment figure for one category, as
-    /// an image in the result (PNG; SVG as an embedded resource) with a line saying what
-    /// it shows and its URL. Pictures over 768 KiB come as the URL only. Example:
+    /// an image in the result (PNG; SVG as an embedded resource). Pictures over 768 KiB
+    /// come as the URL only. Example:
     /// `{"identifiers": ["POSTN", "CXCL10", "IFNA1"], "figure": "enrichment", "category":
     /// "KEGG"}`.
     #[tool(

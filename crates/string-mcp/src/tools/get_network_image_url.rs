@@ -34,15 +34,15 @@ pub(crate) struct NetworkImageArgs {
     #[serde(default)]
     #[schemars(extend("default" = 400))]
     pub required_score: Option<RequiredScoreArg>,
-    /// Partners STRING adds, 0–100 (default 10 for one protein, 0 for several).
+    /// Partners STRING adds, 0–100.
     #[serde(default, deserialize_with = "lenient::opt_u32")]
     #[schemars(range(min = 0, max = 100))]
     pub add_nodes: Option<u32>,
-    /// `evidence` (a colour per channel), `confidence` or `actions`.
+    /// `evidence`, `confidence` or `actions`.
     #[serde(default)]
     #[schemars(extend("default" = "evidence"))]
     pub network_flavor: Option<NetworkFlavor>,
-    /// `functional` (default) or `physical` (binding or co-complex only).
+    /// `functional` (default) or `physical`.
     #[serde(default)]
     #[schemars(extend("default" = "functional"))]
     pub network_type: Option<NetworkType>,
@@ -115,8 +115,7 @@ impl StringServer {
 impl StringServer {
     /// Deprecated: string_get_network_image gives this URL with the picture itself. A
     /// URL STRING renders as the network image of the proteins; nothing is fetched.
-    /// Example: `{"identifiers": ["STRING:9606.ENSP00000269305", "MDM2"], "format": "svg"}`
-    /// → `{"url": "https://string-db.org/api/svg/network?…", …}`.
+    /// Example: `{"identifiers": ["STRING:9606.ENSP00000269305", "MDM2"], "format": "svg"}`.
     #[tool(
         title = "Get a STRING network image URL",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

@@ -5,12 +5,12 @@
 
 lifesciences_core::tool_files! {
     crate::server::StringServer, string:
-    search_proteins,
-    get_interactions,
-    get_network,
-    get_enrichment,
-    get_functional_annotation,
-    get_homologs,
+    search_proteins as paged(items, limit),
+    get_interactions as capped(interactions, limit),
+    get_network as paged(edges, limit),
+    get_enrichment as paged(terms, limit),
+    get_functional_annotation as paged(terms, limit),
+    get_homologs as paged(homologs, limit),
     get_network_image as picture,
     get_network_image_url,
 }

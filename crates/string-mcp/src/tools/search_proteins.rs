@@ -21,9 +21,8 @@ pub(crate) struct SearchProteinsArgs {
     /// One protein or gene name, symbol, synonym or identifier, at least 2 characters,
     /// e.g. `TP53`, `p53`, `P04637`.
     pub query: String,
-    /// The organism: an NCBI taxon ID (9606 human, 10090 mouse, 10116 rat, 7227 fly, 4932
-    /// yeast), a STRING genome ID (`STRG…`) or a common or Latin name (`human`, `mouse`,
-    /// `zebrafish`, `E. coli`, `Homo sapiens`).
+    /// The organism: an NCBI taxon ID (9606 human, 10090 mouse), a STRING genome ID
+    /// (`STRG…`) or a common or Latin name (`human`, `E. coli`, `Homo sapiens`).
     #[serde(default)]
     #[schemars(extend("default" = 9606))]
     pub species: Option<SpeciesArg>,

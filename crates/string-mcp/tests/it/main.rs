@@ -12,6 +12,7 @@ mod annotation;
 mod binary;
 mod definitions;
 mod enrichment;
+mod export;
 mod faults;
 mod homologs;
 mod image;

@@ -172,8 +172,7 @@ impl UniprotServer {
     /// What lies at a residue or range of a protein, or all its features of some types:
     /// domains, sites with their ligands, PTMs, natural variants with the disease named in
     /// full and the dbSNP ID, each with 1-based positions and its evidence (ECO code,
-    /// PubMed IDs). Example: `{"id": "O00115", "types": ["variants"], "position": 95}` →
-    /// VAR_087103, Y>C, Autoinflammatory-pancytopenia syndrome, PubMed 31775019.
+    /// PubMed IDs). Example: `{"id": "O00115", "types": ["variants"], "position": 95}`.
     #[tool(
         title = "Get UniProt sequence features",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

@@ -263,8 +263,7 @@ impl UniprotServer {
     }
 
     /// Map identifiers between UniProt and Ensembl, RefSeq, gene names, NCBI Gene, HGNC,
-    /// OMIM, PDB, ChEMBL, STRING and others with UniProt's ID-mapping service: pairs, what
-    /// did not map, a cursor. Example:
+    /// OMIM, PDB, ChEMBL, STRING and others: pairs, what did not map, a cursor. Example:
     /// `{"ids": ["P30542"], "to": "ensembl"}` → P30542 → ENSG00000163485.
     #[tool(
         title = "Map identifiers through UniProt",

@@ -6,10 +6,10 @@
 
 lifesciences_core::tool_files! {
     crate::server::UniprotServer, uniprot:
-    search_proteins,
+    search_proteins as paged(items, limit),
     get_protein,
-    get_features,
-    map_ids,
+    get_features as paged(features, limit),
+    map_ids as paged(mappings, limit),
 }
 
 use lifesciences_core::ApiError;

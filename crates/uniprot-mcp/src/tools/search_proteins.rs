@@ -233,8 +233,7 @@ impl UniprotServer {
 
     /// Find UniProtKB entries: gene X in organism Y (exact symbol first), or words and
     /// UniProt query syntax; reviewed (Swiss-Prot) entries first, lean rows, UniProt's
-    /// total and a cursor to every row. Example: `{"gene": "ADORA1", "organism": "human"}`
-    /// → P30542, AA1R_HUMAN, Adenosine receptor A1, reviewed.
+    /// total and a cursor to every row. Example: `{"gene": "ADORA1", "organism": "human"}`.
     #[tool(
         title = "Search UniProt proteins",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = true)

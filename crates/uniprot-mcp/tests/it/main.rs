@@ -11,6 +11,7 @@
 
 mod binary;
 mod definitions;
+mod export;
 mod faults;
 mod features;
 mod live;
