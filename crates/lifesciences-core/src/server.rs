@@ -3,6 +3,7 @@
 //! and [`Served`], the MCP handler core makes of it, with one tool policy for every
 //! server ([`prepare_tools`]).
 
+use std::borrow::Cow;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, OnceLock};
 
@@ -294,6 +295,9 @@ impl<S: McpServer> std::fmt::Debug for Served<S> {
     }
 }
 
+/// A tool's name and its definition as JSON.
+type Definition = (Box<str>, Cow<'static, str>);
+
 /// The tools one server instance serves: the router that calls them and their
 /// definitions, each built on first use.
 ///
@@ -301,13 +305,15 @@ impl<S: McpServer> std::fmt::Debug for Served<S> {
 /// generates in caches local to the generating thread, for that thread's life, so a
 /// server that generated its schemas would hold them (about a megabyte) for good: the
 /// calls come from [`calls`], which generates no schema, and the definitions
-/// from [`McpServer::DEFINITIONS`], generated before the build. They are held as compact
-/// JSON, not as `serde_json` values, which take ten times the bytes (a map of one key
-/// allocates room for eleven); `tools/list`, about once per session, reads them afresh.
+/// from [`McpServer::DEFINITIONS`], generated before the build. They are held as JSON,
+/// not as `serde_json` values, which take ten times the bytes (a map of one key allocates
+/// room for eleven): slices of the embedded text itself, found without reading it whole
+/// into values and writing it back; `tools/list`, about once per session, reads them
+/// afresh.
 struct Catalog<S> {
     calls: OnceLock<ToolRouter<S>>,
     /// `(name, definition as JSON)`, sorted by name.
-    definitions: OnceLock<Vec<(Box<str>, Box<str>)>>,
+    definitions: OnceLock<Vec<Definition>>,
     /// The tools whose answer is a list, and how each holds its rows (for exports).
     listings: OnceLock<Vec<(&'static str, export::Listing)>>,
 }
@@ -345,23 +351,26 @@ impl<S: McpServer> Catalog<S> {
 
     /// The definitions of the tools `server` keeps, sorted by name, each as compact
     /// JSON: read once from [`McpServer::DEFINITIONS`] (or generated), then held as text.
-    fn definitions(&self, server: &S) -> &[(Box<str>, Box<str>)] {
+    fn definitions(&self, server: &S) -> &[Definition] {
         self.definitions.get_or_init(|| {
-            let stored = S::DEFINITIONS.map(serde_json::from_str::<Vec<Tool>>);
-            let tools = match stored {
-                Some(Ok(tools)) => tools,
+            match S::DEFINITIONS.map(embedded_definitions) {
+                Some(Ok(stored)) => {
+                    return stored
+                        .into_iter()
+                        .filter(|(name, _)| server.keeps_tool(name))
+                        .collect();
+                }
                 Some(Err(e)) => {
                     tracing::error!(error = %e, "the stored tool definitions do not read: generating them");
-                    tools::<S>()
                 }
-                None => tools::<S>(),
-            };
-            tools
+                None => {}
+            }
+            tools::<S>()
                 .iter()
                 .filter(|tool| server.keeps_tool(&tool.name))
                 .filter_map(|tool| {
                     let json = serde_json::to_string(tool).ok()?;
-                    Some((tool.name.as_ref().into(), json.into_boxed_str()))
+                    Some((tool.name.as_ref().into(), Cow::Owned(json)))
                 })
                 .collect()
         })
@@ -391,6 +400,25 @@ impl<S: McpServer> Catalog<S> {
         let (_, json) = definitions.iter().find(|(n, _)| n.as_ref() == name)?;
         read_definition(json).ok()
     }
+}
+
+/// The stored definitions as `(name, its definition's text)`, each text a slice of
+/// `stored`: only the names are read into values.
+fn embedded_definitions(
+    stored: &'static str,
+) -> Result<Vec<Definition>, serde_json::Error> {
+    #[derive(serde::Deserialize)]
+    struct Named<'a> {
+        #[serde(borrow)]
+        name: Cow<'a, str>,
+    }
+    let raw: Vec<&'static serde_json::value::RawValue> = serde_json::from_str(stored)?;
+    raw.into_iter()
+        .map(|definition| {
+            let named: Named<'_> = serde_json::from_str(definition.get())?;
+            Ok((named.name.into(), Cow::Borrowed(definition.get())))
+        })
+        .collect()
 }
 
 /// A definition held as JSON, read back (it was written from a `Tool`).
