@@ -197,9 +197,13 @@ fn well_formed(name: &str) -> bool {
     }
 }
 
-/// Keep the table `name` for `owner` (a principal's name) for `ttl`.
-pub(crate) fn keep(name: &str, text: String, ttl: Duration, owner: &str) {
-    crate::records::EXPORTS.keep(name, std::sync::Arc::from(text), ttl, Some(owner));
+/// Keep the table `name` for `owner` (a principal's name) for `ttl`, in this process
+/// and in the shared store before the answer names it, so any replica can serve it:
+/// whether the store took it.
+pub(crate) async fn keep(name: &str, text: String, ttl: Duration, owner: &str) -> bool {
+    crate::records::EXPORTS
+        .keep_stored(name, std::sync::Arc::from(text), ttl, Some(owner))
+        .await
 }
 
 /// The table a file name (`<id>.tsv`) names, for `owner` (a principal's name), with its

@@ -98,6 +98,41 @@ impl Shelf {
     /// Keep `body` under `name` for `ttl`, for `owner` alone when given: in this process
     /// now, and in the background in every store, which forgets it when it expires.
     pub(crate) fn keep(&self, name: &str, body: Arc<str>, ttl: Duration, owner: Option<&str>) {
+        if let Some(write) = self.keep_here(name, body, ttl, owner) {
+            crate::chores::spawn(async move {
+                write.run().await;
+            });
+        }
+    }
+
+    /// Keep `body` as [`Shelf::keep`] does, and wait until every store took it (or
+    /// failed to): whether they all did. A one-shot process writes to no store: nothing
+    /// after it would read the table there.
+    pub(crate) async fn keep_stored(
+        &self,
+        name: &str,
+        body: Arc<str>,
+        ttl: Duration,
+        owner: Option<&str>,
+    ) -> bool {
+        if crate::chores::is_one_shot() {
+            let _unwritten = self.keep_here(name, body, ttl, owner);
+            return true;
+        }
+        match self.keep_here(name, body, ttl, owner) {
+            Some(write) => write.run().await,
+            None => true,
+        }
+    }
+
+    /// Keep `body` in this process; what writing it to the stores takes, if there are.
+    fn keep_here(
+        &self,
+        name: &str,
+        body: Arc<str>,
+        ttl: Duration,
+        owner: Option<&str>,
+    ) -> Option<StoreWrite> {
         let until = SystemTime::now() + ttl;
         {
             let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
@@ -118,40 +153,15 @@ impl Shelf {
         }
         let stores = stores();
         if stores.is_empty() {
-            return;
+            return None;
         }
-        let key = self.key(name);
-        let owner = owner.map(str::to_owned);
-        crate::chores::spawn(async move {
-            let now = SystemTime::now();
-            // A large table takes longer to write than an answer: a deadline that grows
-            // with its size (100 ms a megabyte), so a slow write is not a failed store.
-            let deadline = Duration::from_millis(500 + (body.len() / 10_000) as u64);
-            let stored = store::Stored {
-                body: Bytes::from(body.to_string()),
-                retrieved_at: now,
-                fresh_until: until,
-                release: None,
-                meta: owner,
-            };
-            for store in &stores {
-                store
-                    .run_if_up_within(deadline, |b| b.put(&key, &stored))
-                    .await;
-            }
-            // The store keeps answers past their freshness for offline use; a kept
-            // thing is of no use then, and a table is large: forget it (while this
-            // process lives; the store's own size bound does it otherwise).
-            let weak: Vec<Weak<Shared>> = stores.iter().map(Arc::downgrade).collect();
-            drop(stores);
-            tokio::spawn(async move {
-                let left = until.duration_since(SystemTime::now()).unwrap_or_default();
-                tokio::time::sleep(left).await;
-                for store in weak.iter().filter_map(Weak::upgrade) {
-                    store.run_if_up(|b| b.forget(&key)).await;
-                }
-            });
-        });
+        Some(StoreWrite {
+            key: self.key(name),
+            body,
+            until,
+            owner: owner.map(str::to_owned),
+            stores,
+        })
     }
 
     /// What is kept under `name` for `owner` (a principal's name), in this process or in
@@ -198,6 +208,67 @@ impl Shelf {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clear();
+    }
+}
+
+/// A kept thing on its way to the stores.
+struct StoreWrite {
+    key: String,
+    body: Arc<str>,
+    until: SystemTime,
+    owner: Option<String>,
+    stores: Vec<Arc<Shared>>,
+}
+
+/// Text shared with the store's write without a copy.
+struct Text(Arc<str>);
+
+impl AsRef<[u8]> for Text {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
+
+impl StoreWrite {
+    /// Write to every store, then forget it there when it expires: whether every store
+    /// took it.
+    async fn run(self) -> bool {
+        let now = SystemTime::now();
+        // A large table takes longer to write than an answer: a deadline that grows
+        // with its size (100 ms a megabyte), so a slow write is not a failed store.
+        let deadline = Duration::from_millis(500 + (self.body.len() / 10_000) as u64);
+        let stored = store::Stored {
+            body: Bytes::from_owner(Text(Arc::clone(&self.body))),
+            retrieved_at: now,
+            fresh_until: self.until,
+            release: None,
+            meta: self.owner.clone(),
+        };
+        let mut all = true;
+        for store in &self.stores {
+            all &= store
+                .run_if_up_within(deadline, |b| b.put(&self.key, &stored))
+                .await
+                .is_some();
+        }
+        self.forget_later();
+        all
+    }
+
+    /// The store keeps answers past their freshness for offline use; a kept thing is of
+    /// no use then, and a table is large: forget it at expiry (while this process lives;
+    /// the store's own size bound does it otherwise).
+    fn forget_later(self) {
+        let weak: Vec<Weak<Shared>> = self.stores.iter().map(Arc::downgrade).collect();
+        let (key, until) = (self.key, self.until);
+        drop(self.stores);
+        tokio::spawn(async move {
+            let left = until.duration_since(SystemTime::now()).unwrap_or_default();
+            tokio::time::sleep(left).await;
+            for store in weak.iter().filter_map(Weak::upgrade) {
+                store.run_if_up(|b| b.forget(&key)).await;
+            }
+        });
     }
 }
 

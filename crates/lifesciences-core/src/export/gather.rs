@@ -78,7 +78,14 @@ impl Gathered {
                     self.table.len()
                 ));
             }
-            Err(fault) => return Next::Answer(Err(fault)),
+            Err(fault) if !first => {
+                return self.stop(format!(
+                    "page {} failed ({}); the table holds the {} rows before it",
+                    self.pages,
+                    fault.message,
+                    self.table.len()
+                ));
+            }
             other if first => return Next::Answer(other),
             _ => {
                 return self.stop(format!(
@@ -250,6 +257,18 @@ mod tests {
             None,
         ));
         assert!(matches!(g.read(cancelled), Next::Answer(Err(_))));
+
+        // A later page that faults (a panicking tool, a protocol error) keeps the rows
+        // before it, as a later page's error envelope does.
+        let mut g = gather(PAGED);
+        g.read(page(json!([{"id": 1}]), Some("c1")));
+        let fault = Err(ErrorData::internal_error("the tool panicked", None));
+        assert!(matches!(g.read(fault), Next::Done));
+        assert!(!g.complete);
+        assert_eq!(
+            g.notes,
+            ["page 2 failed (the tool panicked); the table holds the 1 rows before it"]
+        );
     }
 
     #[test]

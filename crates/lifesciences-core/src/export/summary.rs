@@ -174,14 +174,36 @@ pub(crate) fn summarise(
         });
     }
     let answer = build(&first, 0, &export);
-    if size(&answer) > MAX_SUMMARY_BYTES {
-        tracing::debug!(
-            bytes = size(&answer),
-            "an export's answer is longer than {MAX_SUMMARY_BYTES} bytes even without example rows"
+    if size(&answer) <= MAX_SUMMARY_BYTES {
+        return answer;
+    }
+    // Still too long: a note cut short, then the columns named up to what fits (the
+    // table's header names them all).
+    if let Some(note) = &mut export.note
+        && note.chars().count() > NOTE_CHARS
+    {
+        *note = format!("{}…", note.chars().take(NOTE_CHARS).collect::<String>());
+    }
+    let all = export.columns.len();
+    let mut answer = build(&first, 0, &export);
+    while size(&answer) > MAX_SUMMARY_BYTES && export.columns.len() > 1 {
+        export.columns.truncate(export.columns.len() / 2);
+        let said = format!(
+            "columns names the first {} of the table's {all}; its header names them all",
+            export.columns.len()
         );
+        let mut shorter = export.clone();
+        shorter.note = Some(match &export.note {
+            Some(note) => format!("{note}. {said}"),
+            None => said,
+        });
+        answer = build(&first, 0, &shorter);
     }
     answer
 }
+
+/// The longest `note` an answer over its size carries, in characters.
+const NOTE_CHARS: usize = 300;
 
 #[cfg(test)]
 mod tests {
@@ -274,6 +296,43 @@ mod tests {
         assert_eq!(
             answer["export"]["note"],
             "this answer shows only the first item of nodes; the tool's own answer has them all"
+        );
+    }
+
+    #[test]
+    fn many_columns_and_a_long_note_are_cut_to_stay_within_the_bound() {
+        let first = json!({
+            "items": [{"id": 1}],
+            "pagination": {"cursor": null, "total_count": 1, "page_size": 100},
+        });
+        let mut wide = export(120);
+        wide.note = Some(format!("page 2 failed ({})", "UPSTREAM_ERROR: ".repeat(60)));
+        let answer = summarise(
+            first.as_object().cloned().unwrap(),
+            LISTING,
+            wide,
+            &provenance(),
+        );
+        let mut measured = answer.clone();
+        measured.insert(
+            "provenance".into(),
+            serde_json::to_value(provenance()).unwrap(),
+        );
+        assert!(serde_json::to_vec(&measured).unwrap().len() <= MAX_SUMMARY_BYTES);
+        let columns = answer["export"]["columns"].as_array().unwrap();
+        assert!(!columns.is_empty() && columns.len() < 120, "{columns:?}");
+        assert_eq!(columns[0], "column_0");
+        let note = answer["export"]["note"].as_str().unwrap();
+        assert!(
+            note.starts_with("page 2 failed (UPSTREAM_ERROR: "),
+            "{note}"
+        );
+        assert!(
+            note.ends_with(&format!(
+                "columns names the first {} of the table's 120; its header names them all",
+                columns.len()
+            )),
+            "{note}"
         );
     }
 }

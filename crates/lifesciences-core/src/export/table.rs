@@ -132,7 +132,12 @@ impl Table {
             out.push('\n');
         }
         let header: Vec<String> = order.iter().map(|&i| self.columns[i].join(".")).collect();
-        write_line(&mut out, header.iter().map(String::as_str), delimiter);
+        if header.is_empty() {
+            // No row had a field: an empty header, not a column named "".
+            out.push('\n');
+        } else {
+            write_line(&mut out, header.iter().map(String::as_str), delimiter);
+        }
         let mut line: Vec<&str> = vec![""; order.len()];
         for row in &self.rows {
             line.iter_mut().for_each(|cell| *cell = "");
@@ -192,8 +197,10 @@ fn list_cell(items: &[Value]) -> String {
     texts.join(&LIST_SEPARATOR.to_string())
 }
 
-/// One line of cells, quoted where needed.
+/// One line of cells, quoted where needed. A line whose only cell is empty is written
+/// `""`: a blank line is skipped by readers (pandas, R), losing the row.
 fn write_line<'a>(out: &mut String, cells: impl Iterator<Item = &'a str>, delimiter: char) {
+    let start = out.len();
     for (i, cell) in cells.enumerate() {
         if i > 0 {
             out.push(delimiter);
@@ -205,6 +212,9 @@ fn write_line<'a>(out: &mut String, cells: impl Iterator<Item = &'a str>, delimi
         } else {
             out.push_str(cell);
         }
+    }
+    if out.len() == start {
+        out.push_str("\"\"");
     }
     out.push('\n');
 }
@@ -221,6 +231,13 @@ mod tests {
             table.push(row);
         }
         table
+    }
+
+    #[test]
+    fn an_empty_cell_alone_on_its_line_is_quoted_so_readers_keep_the_row() {
+        let t = table(&[json!({"gene": "TP53"}), json!({}), json!({"gene": "MDM2"})]);
+        assert_eq!(t.write(Format::Tsv, &[]), "gene\nTP53\n\"\"\nMDM2\n");
+        assert_eq!(Table::new("items").write(Format::Csv, &[]), "\n");
     }
 
     #[test]

@@ -45,7 +45,9 @@ pub(super) async fn download(Path(file): Path<String>, request: Request) -> Resp
         )
             .into_response();
     };
-    let mut response = text.to_string().into_response();
+    // The kept text itself, not a copy: a table may be tens of megabytes.
+    let mut response =
+        axum::body::Body::from(bytes::Bytes::from_owner(Shared(text))).into_response();
     let headers = response.headers_mut();
     let content_type = format!("{}; charset=utf-8", format.mime_type());
     if let Ok(value) = HeaderValue::from_str(&content_type) {
@@ -60,6 +62,15 @@ pub(super) async fn download(Path(file): Path<String>, request: Request) -> Resp
         HeaderValue::from_static("private, no-store"),
     );
     response
+}
+
+/// A kept table's text as a response body's bytes.
+struct Shared(std::sync::Arc<str>);
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
 }
 
 #[cfg(test)]

@@ -23,6 +23,11 @@ use crate::notify;
 use crate::provenance;
 use crate::records;
 
+/// The exports one process makes at once. At their bounds (100,000 rows, 64 MiB) a
+/// table's cells and its text take a few hundred megabytes together; two at a time keeps
+/// a replica's worst case within what a small host has.
+static EXPORTING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
 impl<S: McpServer> Served<S> {
     /// Answer a call to one of the server's tools that asks for an export of its list
     /// as `format`.
@@ -69,6 +74,11 @@ impl<S: McpServer> Served<S> {
         page_context.meta.0.remove("progressToken");
         let peer = context.peer.clone();
 
+        // A large export holds its table and its text at once: a few at a time per
+        // process, the others waiting their turn (a cancelled call stops waiting).
+        let Ok(_turn) = EXPORTING.acquire().await else {
+            return Err(ErrorData::internal_error("the server is stopping", None));
+        };
         let (gathered, read) = provenance::scope(notify::scope(
             peer.clone(),
             self.level.clone(),
@@ -82,6 +92,12 @@ impl<S: McpServer> Served<S> {
                     params.arguments = Some(asked.clone());
                     let call = ToolCallContext::new(&self.server, params, page_context.clone());
                     let outcome = self.catalog.calls(&self.server).call(call).await;
+                    if page_context.ct.is_cancelled() {
+                        return Err(Err(ErrorData::internal_error(
+                            "the export was cancelled by the client",
+                            None,
+                        )));
+                    }
                     match gathered.read(outcome) {
                         Next::Page(cursor) => {
                             asked.insert("cursor".to_owned(), Value::String(cursor));
@@ -107,7 +123,7 @@ impl<S: McpServer> Served<S> {
             },
         ))
         .await;
-        let gathered = match gathered {
+        let mut gathered = match gathered {
             Ok(gathered) => gathered,
             Err(answer) => return answer,
         };
@@ -126,23 +142,33 @@ impl<S: McpServer> Served<S> {
             ));
         };
         let ttl = export::ttl();
+        let table = std::mem::take(&mut gathered.table);
+        let (rows, columns) = (table.len(), table.columns());
         let comments = export::comments(&Made {
             tool: &name,
             by: crate::version::version_line(S::NAME, S::VERSION),
             arguments: &arguments,
-            rows: gathered.table.len(),
+            rows,
             pages: gathered.pages,
             complete: gathered.complete,
             notes: &gathered.notes,
             provenance: whole,
         });
-        let text = gathered.table.write(format, &comments);
+        let text = table.write(format, &comments);
+        // Its cells are in the text now: never both held longer than this.
+        drop(table);
         let bytes = text.len();
         let owner = crate::principal::current().name;
-        export::keep(&file, text, ttl, &owner);
+        if !export::keep(&file, text, ttl, &owner).await {
+            gathered.notes.push(
+                "the shared store did not take the table: only this server process can \
+                 serve it"
+                    .to_owned(),
+            );
+        }
         tracing::debug!(
             tool = %name,
-            rows = gathered.table.len(),
+            rows,
             pages = gathered.pages,
             bytes,
             complete = gathered.complete,
@@ -155,8 +181,8 @@ impl<S: McpServer> Served<S> {
             .map(|downloads| format!("{}{file}", downloads.0));
         let summary = Summary {
             format: format.name(),
-            rows: gathered.table.len(),
-            columns: gathered.table.columns(),
+            rows,
+            columns,
             complete: gathered.complete,
             uri: uri.clone(),
             download,
