@@ -33,6 +33,7 @@ pub mod auth;
 mod exports;
 mod guard;
 mod health;
+mod jsonrpc;
 pub mod lines;
 mod sessions;
 

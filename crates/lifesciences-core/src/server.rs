@@ -404,9 +404,7 @@ impl<S: McpServer> Catalog<S> {
 
 /// The stored definitions as `(name, its definition's text)`, each text a slice of
 /// `stored`: only the names are read into values.
-fn embedded_definitions(
-    stored: &'static str,
-) -> Result<Vec<Definition>, serde_json::Error> {
+fn embedded_definitions(stored: &'static str) -> Result<Vec<Definition>, serde_json::Error> {
     #[derive(serde::Deserialize)]
     struct Named<'a> {
         #[serde(borrow)]

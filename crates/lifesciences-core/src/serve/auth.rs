@@ -277,7 +277,7 @@ impl Auth {
                 (StatusCode::BAD_REQUEST, (*why).to_owned())
             }
             Refusal::Invalid(Invalid::KeysUnavailable) => {
-                let mut refused = super::guard::jsonrpc_error(
+                let mut refused = super::jsonrpc::jsonrpc_error(
                     StatusCode::SERVICE_UNAVAILABLE,
                     None,
                     Invalid::KeysUnavailable.description().to_owned(),
@@ -319,7 +319,7 @@ impl Auth {
             challenge.push_str(if n == 0 { " " } else { ", " });
             challenge.push_str(&format!("{name}=\"{}\"", quoted(value)));
         }
-        let mut response = super::guard::jsonrpc_error(status, None, message);
+        let mut response = super::jsonrpc::jsonrpc_error(status, None, message);
         if let Ok(value) = HeaderValue::from_str(&challenge) {
             response
                 .headers_mut()
@@ -353,7 +353,7 @@ impl Auth {
                 ),
             }
         }
-        let mut response = super::guard::jsonrpc_error(
+        let mut response = super::jsonrpc::jsonrpc_error(
             StatusCode::TOO_MANY_REQUESTS,
             None,
             format!("too many requests: retry in {secs} s"),
@@ -621,7 +621,7 @@ pub(super) async fn authenticate(
                 Ok(()) => auth.refuse(&refusal),
                 Err(wait) => auth.too_many(wait, None),
             },
-            None => super::guard::jsonrpc_error(
+            None => super::jsonrpc::jsonrpc_error(
                 StatusCode::BAD_REQUEST,
                 None,
                 "send credentials in the Authorization header, never in the URL".to_owned(),

@@ -24,6 +24,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use serde_json::Value;
 
 use super::auth::Owner;
+use super::jsonrpc::jsonrpc_error;
 use super::lines;
 use super::sessions::{Busy, Entry, Room, Sessions};
 use crate::server::{Counted, Counter};
@@ -276,20 +277,6 @@ fn not_found(id: &str, request_id: Option<&Value>) -> Response {
              existed; initialize a new session"
         ),
     )
-}
-
-pub(super) fn jsonrpc_error(status: StatusCode, id: Option<&Value>, message: String) -> Response {
-    let body = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": id.cloned().unwrap_or(Value::Null),
-        "error": {"code": -32000, "message": message},
-    });
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json")],
-        body.to_string(),
-    )
-        .into_response()
 }
 
 fn bad_request(answer: &Value) -> Response {
