@@ -9,11 +9,11 @@
 
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    ProgressNotificationParam, Resource,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, JsonObject,
+    ProgressNotificationParam, ProgressToken, Resource,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer};
+use rmcp::{ErrorData, Peer, RoleServer};
 use serde_json::Value;
 
 use super::{McpServer, Served};
@@ -38,28 +38,12 @@ impl<S: McpServer> Served<S> {
         format: Format,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.clone();
-        let Some(listing) = self.catalog.listing(&self.server, &name) else {
-            return Ok(ApiError::invalid_input(
-                format!(
-                    "{name} does not answer a list: it takes no '{}'.",
-                    export::ARGUMENT
-                ),
-                "Leave out export; it is for the tools that answer lists (a cursor or a limit).",
-                export::ARGUMENT,
-            )
-            .to_call_tool_result()
-            .into());
-        };
         let mut arguments = request.arguments.take().unwrap_or_default();
-        if listing.paged && arguments.get("cursor").is_some_and(|c| !c.is_null()) {
-            return Ok(ApiError::invalid_input(
-                "An export fetches every page itself, from the first.",
-                "Leave out cursor when passing export.",
-                "cursor",
-            )
-            .to_call_tool_result()
-            .into());
-        }
+        let listing = match exportable(&name, self.catalog.listing(&self.server, &name), &arguments)
+        {
+            Ok(listing) => listing,
+            Err(refused) => return Ok(refused.to_call_tool_result().into()),
+        };
         if let Some(largest) = self
             .catalog
             .get(&self.server, &name)
@@ -105,19 +89,11 @@ impl<S: McpServer> Served<S> {
                         Next::Done => return Ok(gathered),
                         Next::Answer(answer) => return Err(answer),
                     }
-                    // Progress: rows so far, of the total when the tool says it.
                     if let Some(token) = &progress
                         && gathered.table.len() > sent
                     {
                         sent = gathered.table.len();
-                        let mut param = ProgressNotificationParam::new(token.clone(), sent as f64)
-                            .with_message(format!("{sent} rows"));
-                        if let Some(total) = gathered.total {
-                            param = param.with_total(total.min(export::MAX_ROWS as u64) as f64);
-                        }
-                        if let Err(e) = peer.notify_progress(param).await {
-                            tracing::debug!(error = %e, "could not send a progress notification");
-                        }
+                        tell_progress(&peer, token, sent, gathered.total).await;
                     }
                 }
             },
@@ -199,5 +175,49 @@ impl<S: McpServer> Served<S> {
                 .with_size(bytes as u64),
         ));
         Ok(CallToolResponse::Complete(result))
+    }
+}
+
+/// The list `name` holds (`listing`), unless an export of it with `arguments` is refused:
+/// a tool whose answer is not a list, or a cursor (an export starts at the first page).
+fn exportable(
+    name: &str,
+    listing: Option<export::Listing>,
+    arguments: &JsonObject,
+) -> Result<export::Listing, ApiError> {
+    let Some(listing) = listing else {
+        return Err(ApiError::invalid_input(
+            format!(
+                "{name} does not answer a list: it takes no '{}'.",
+                export::ARGUMENT
+            ),
+            "Leave out export; it is for the tools that answer lists (a cursor or a limit).",
+            export::ARGUMENT,
+        ));
+    };
+    if listing.paged && arguments.get("cursor").is_some_and(|c| !c.is_null()) {
+        return Err(ApiError::invalid_input(
+            "An export fetches every page itself, from the first.",
+            "Leave out cursor when passing export.",
+            "cursor",
+        ));
+    }
+    Ok(listing)
+}
+
+/// Progress: `rows` so far, of the `total` when the tool says it.
+async fn tell_progress(
+    peer: &Peer<RoleServer>,
+    token: &ProgressToken,
+    rows: usize,
+    total: Option<u64>,
+) {
+    let mut param = ProgressNotificationParam::new(token.clone(), rows as f64)
+        .with_message(format!("{rows} rows"));
+    if let Some(total) = total {
+        param = param.with_total(total.min(export::MAX_ROWS as u64) as f64);
+    }
+    if let Err(e) = peer.notify_progress(param).await {
+        tracing::debug!(error = %e, "could not send a progress notification");
     }
 }
