@@ -35,7 +35,7 @@ pub struct Table {
     index: HashMap<Vec<String>, usize>,
     /// Each row's cells: (column, text), absent ones left out.
     rows: Vec<Vec<(usize, Box<str>)>>,
-    /// About as many bytes as the rows take written out.
+    /// The bytes the rows' cells take written out, quotes included.
     bytes: usize,
 }
 
@@ -68,10 +68,9 @@ impl Table {
                     self.columns.len() - 1
                 }
             };
-            self.bytes += text.len() + 1;
+            self.bytes += written_len(&text);
             flat.push((column, text.into_boxed_str()));
         }
-        self.bytes += 1;
         self.rows.push(flat);
     }
 
@@ -85,9 +84,10 @@ impl Table {
         self.rows.is_empty()
     }
 
-    /// About as many bytes as the rows take written out.
+    /// As many bytes as the rows take written out in either format, quotes included,
+    /// a delimiter or the line's end for every column of every row.
     pub fn bytes(&self) -> usize {
-        self.bytes
+        self.bytes + self.rows.len() * self.columns.len().max(1)
     }
 
     /// The columns' names, in order.
@@ -125,7 +125,7 @@ impl Table {
         for (at, &column) in order.iter().enumerate() {
             place[column] = at;
         }
-        let mut out = String::with_capacity(self.bytes + 256 * (comments.len() + 1));
+        let mut out = String::with_capacity(self.bytes() + 256 * (comments.len() + 1));
         for comment in comments {
             out.push_str("# ");
             out.push_str(&comment.replace(['\r', '\n'], " "));
@@ -197,6 +197,16 @@ fn list_cell(items: &[Value]) -> String {
     texts.join(&LIST_SEPARATOR.to_string())
 }
 
+/// How long `cell` is written in either format, its quotes included if it needs them
+/// in either (a bound counts what lands on disk, not the text alone).
+fn written_len(cell: &str) -> usize {
+    if cell.contains([',', '\t', '"', '\n', '\r']) {
+        cell.len() + 2 + cell.matches('"').count()
+    } else {
+        cell.len()
+    }
+}
+
 /// One line of cells, quoted where needed. A line whose only cell is empty is written
 /// `""`: a blank line is skipped by readers (pandas, R), losing the row.
 fn write_line<'a>(out: &mut String, cells: impl Iterator<Item = &'a str>, delimiter: char) {
@@ -231,6 +241,20 @@ mod tests {
             table.push(row);
         }
         table
+    }
+
+    #[test]
+    fn the_bytes_counted_are_at_least_the_bytes_written() {
+        let t = table(&[
+            json!({"a": "x", "b": {"c": [{"code": "ECO:0000269", "source": "PubMed"}]}}),
+            json!({"d": "a \"quoted\", tabbed\tcell"}),
+            json!({}),
+        ]);
+        for format in [Format::Tsv, Format::Csv] {
+            let written = t.write(format, &[]);
+            let header = written.lines().next().unwrap().len() + 1;
+            assert!(t.bytes() >= written.len() - header, "{format:?}: {written}");
+        }
     }
 
     #[test]
