@@ -348,6 +348,37 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_table_kept_stored_is_in_the_store_when_keeping_returns() {
+        static STORED: Shelf = Shelf::new("stored", 8, 1024 * 1024);
+        let folder = TempFolder::new("records-stored").unwrap();
+        let dir = folder.path().display().to_string();
+        let store =
+            Arc::new(Shared::from_env(|var| (var == ENV_CACHE_DIR).then(|| dir.clone())).unwrap());
+        know_store(&store, Duration::from_secs(60));
+        let table: Arc<str> = Arc::from("# made by a test\nid\nITEM:1\n");
+
+        let taken = STORED
+            .keep_stored(
+                "a.tsv",
+                Arc::clone(&table),
+                Duration::from_secs(60),
+                Some("token:ada"),
+            )
+            .await;
+
+        assert!(taken, "every store took it");
+        // At once, as another replica reads it: no background write to wait for.
+        let key = STORED.key("a.tsv");
+        let kept = store
+            .run(|b| b.get(&key))
+            .await
+            .flatten()
+            .expect("in the store when keep_stored returned");
+        assert_eq!(kept.body.as_ref(), table.as_bytes());
+        assert_eq!(kept.meta.as_deref(), Some("token:ada"));
+    }
+
+    #[tokio::test]
     async fn the_process_keeps_a_bounded_number_and_size_newest_last() {
         static SMALL: Shelf = Shelf::new("small", 2, 10);
         // What this process holds (another test's store may hold more).

@@ -100,18 +100,23 @@ fn tools() -> anyhow::Result<PathBuf> {
         )?;
     }
     run(
-        Command::new(venv_program(&venv, "python"))
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--disable-pip-version-check",
-                "--quiet",
-            ])
-            .args(TOOLS),
+        pip_install(&venv).args(TOOLS),
         &format!("pip install {}", TOOLS.join(" ")),
     )?;
     Ok(venv)
+}
+
+/// `pip install`, quietly, in the virtual environment `venv`; the caller adds what.
+fn pip_install(venv: &Path) -> Command {
+    let mut pip = Command::new(venv_program(venv, "python"));
+    pip.args([
+        "-m",
+        "pip",
+        "install",
+        "--disable-pip-version-check",
+        "--quiet",
+    ]);
+    pip
 }
 
 /// The wheel's name starts with the distribution name, `-` read as `_`.
@@ -228,16 +233,7 @@ fn smoke_pip(wheel: &Path) -> anyhow::Result<Smoke> {
         "python3 -m venv",
     )?;
     run(
-        Command::new(venv_program(&venv, "python"))
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--no-index",
-                "--disable-pip-version-check",
-                "--quiet",
-            ])
-            .arg(wheel),
+        pip_install(&venv).arg("--no-index").arg(wheel),
         "pip install --no-index <wheel>",
     )?;
     let installed = venv_program(&venv, "lifesciences-mcp");
@@ -245,15 +241,7 @@ fn smoke_pip(wheel: &Path) -> anyhow::Result<Smoke> {
     let bare = smoke_module(&venv, &scratch.0)?;
     let wheel_arg = wheel.to_str().context("wheel path is not UTF-8")?;
     run(
-        Command::new(venv_program(&venv, "python"))
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--disable-pip-version-check",
-                "--quiet",
-            ])
-            .arg(format!("{wheel_arg}[pandas]")),
+        pip_install(&venv).arg(format!("{wheel_arg}[pandas]")),
         "pip install <wheel>[pandas] (pandas from PyPI)",
     )?;
     let with_pandas = smoke_module(&venv, &scratch.0)?;
